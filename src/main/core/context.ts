@@ -1,0 +1,34 @@
+import type { Db } from './db/sqlite';
+import type { CoreEvents } from './events/core-events';
+import type { JobRunner } from './jobs/job-runner';
+import type { Logger } from './logger';
+
+export type Clock = () => Date;
+
+export type CoreConfig = {
+  /** Workspace file; ':memory:' for tests that need no file. */
+  workspacePath: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Electron-ABI better-sqlite3 binding when running inside Electron (stack.md). */
+  nativeBinding?: string;
+  /** The built job worker script; defaults to job-worker.js beside the bundle. */
+  workerEntry?: string;
+  /** Extra Node flags for job workers (tests load TypeScript workers through tsx). */
+  workerExecArgv?: string[];
+  /** How often to look for commits made by other processes (CLI, workers), in ms; 0 turns it off. */
+  watchIntervalMs?: number;
+};
+
+/** What a handler gets. Only mutations may write; they run inside the dispatcher's transaction. */
+export type HandlerContext = {
+  db: Db;
+  now(): string;
+  logger: Logger;
+  workspacePath: string;
+  readOnly: boolean;
+  events: CoreEvents;
+  jobs: JobRunner;
+  /** Record that this mutation changed `table` (emitted as table.changed after commit). */
+  touch(table: string, ids?: number[]): void;
+};

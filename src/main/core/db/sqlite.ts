@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { WorkspaceError } from '../rpc/errors';
+
+export type Db = Database.Database;
+
+/** 'CEWS' — marks a file as a CoworkEnv workspace so we never migrate someone else's database. */
+export const APPLICATION_ID = 0x43455753;
+
+export type OpenOptions = {
+  /** Electron loads an Electron-ABI build of better-sqlite3 through this (reference/stack.md). */
+  nativeBinding?: string;
+  /** Open without writing anything (workers never need it; read-only files force it). */
+  readOnly?: boolean;
+};
+
+/**
+ * A file whose write bits are all cleared counts as read-only even for root (who may write it
+ * anyway): the user marked it so, and we must not change it behind their back.
+ */
+export function isReadOnlyFile(file: string): boolean {
+  if (file === ':memory:' || !fs.existsSync(file)) return false;
+  const st = fs.statSync(file);
+  if ((st.mode & 0o222) === 0) return true;
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Opens a workspace file with our pragmas, or throws a WorkspaceError that names the file and what is wrong. */
+export function openDb(file: string, opts: OpenOptions = {}): Db {
+  if (file !== ':memory:' && fs.existsSync(file) && fs.statSync(file).isDirectory()) {
+    throw new WorkspaceError(`${file} is a directory, not a workspace file`);
+  }
+  let db: Db;
+  try {
+    db = new Database(file, {
+      readonly: opts.readOnly ?? false,
+      fileMustExist: opts.readOnly ?? false,
+      ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    });
+  } catch (err) {
+    throw new WorkspaceError(`cannot open workspace ${file}: ${(err as Error).message}`);
+  }
+  try {
+    // The first read is where SQLite notices a file that is not a database.
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number };
+    if (appId !== APPLICATION_ID && (appId !== 0 || tables.n > 0)) {
+      throw new WorkspaceError(`${file} is an SQLite database but not a CoworkEnv workspace (application_id ${appId})`);
+    }
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    if (!opts.readOnly && file !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof WorkspaceError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new WorkspaceError(`${file} is not a CoworkEnv workspace: the file is not an SQLite database or is corrupted`);
+    }
+    throw new WorkspaceError(`cannot open workspace ${file}: ${(err as Error).message}`);
+  }
+}

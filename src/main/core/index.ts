@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CoreConfig } from './context';
+import { migrate } from './db/migrate';
+import { isReadOnlyFile, openDb } from './db/sqlite';
+import { CoreEvents } from './events/core-events';
+import { watchExternalChanges } from './events/change-watcher';
+import { JobRunner } from './jobs/job-runner';
+import { silentLogger } from './logger';
+import { createDispatch, type Dispatch } from './rpc/dispatch';
+import { WorkspaceError } from './rpc/errors';
+import { seedNewWorkspace } from './workspace/seed';
+
+export type Core = {
+  dispatch: Dispatch;
+  events: CoreEvents;
+  workspacePath: string;
+  close(): Promise<void>;
+};
+
+export type CreateCoreOptions = CoreConfig & {
+  /** Fill a brand-new workspace with the demo plan (the desktop app and `npm start` do). */
+  seedDemo?: boolean;
+  /** Validate every output against the contract (tests). */
+  checkOutput?: boolean;
+};
+
+/**
+ * Opens (or creates) a workspace and returns the core. Throws WorkspaceError when the file cannot
+ * be used; the file is left as it was.
+ */
+export function createCore(config: CreateCoreOptions): Core {
+  const clock = config.clock ?? (() => new Date());
+  const logger = config.logger ?? silentLogger;
+  const file = config.workspacePath === ':memory:' ? ':memory:' : path.resolve(config.workspacePath);
+  const isNew = file === ':memory:' || !fs.existsSync(file);
+  if (isNew && file !== ':memory:') {
+    const dir = path.dirname(file);
+    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true });
+  }
+  const readOnly = isReadOnlyFile(file);
+  const db = openDb(file, { readOnly, ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) });
+  try {
+    migrate(db, file, undefined, readOnly);
+    if (isNew) seedNewWorkspace(db, clock().toISOString(), config.seedDemo ?? false);
+  } catch (err) {
+    db.close();
+    if (isNew && file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    throw err instanceof WorkspaceError ? err : new WorkspaceError(`cannot prepare workspace ${file}: ${(err as Error).message}`);
+  }
+  const events = new CoreEvents();
+  const now = () => clock().toISOString();
+  const jobs = new JobRunner({
+    db, workspacePath: file, events, logger, now,
+    clockOffsetMs: clock().getTime() - Date.now(),
+    ...(config.workerEntry ? { workerEntry: config.workerEntry } : {}),
+    ...(config.workerExecArgv ? { workerExecArgv: config.workerExecArgv } : {}),
+    ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+  });
+  const stopWatching = file === ':memory:' ? () => {} : watchExternalChanges(db, events, config.watchIntervalMs ?? 300);
+  const dispatch = createDispatch({ db, now, logger, workspacePath: file, readOnly, events, jobs }, { checkOutput: config.checkOutput ?? false });
+  logger.info('workspace opened', { path: file, readOnly });
+  return {
+    dispatch,
+    events,
+    workspacePath: file,
+    async close() {
+      stopWatching();
+      await jobs.close();
+      if (db.open) db.close();
+    },
+  };
+}

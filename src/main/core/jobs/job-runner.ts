@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Job } from '../../../shared/contract/jobs.contract';
+import type { Db } from '../db/sqlite';
+import type { CoreEvents } from '../events/core-events';
+import type { Logger } from '../logger';
+import { AppError, notFound } from '../rpc/errors';
+import { JOB_DEFINITIONS } from './job-registry';
+import { jobsRepo } from './jobs.repo';
+import type { WorkerData, WorkerMessage } from './job-worker';
+
+/** Core instances alive in this process; a job owned by one of them is not an orphan. */
+const liveOwners = new Set<string>();
+
+export type JobRunnerOptions = {
+  db: Db;
+  workspacePath: string;
+  events: CoreEvents;
+  logger: Logger;
+  now(): string;
+  clockOffsetMs: number;
+  workerEntry?: string;
+  workerExecArgv?: string[];
+  nativeBinding?: string;
+};
+
+const FINAL: Job['state'][] = ['done', 'failed', 'cancelled', 'interrupted'];
+
+/**
+ * Starts jobs in worker threads and relays their progress as events. The worker commits its own
+ * batches through its own connection; this side only creates the row and watches.
+ */
+export class JobRunner {
+  readonly owner = `${process.pid}:${randomUUID()}`;
+  private readonly repo;
+  private readonly workers = new Map<string, Worker>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+
+  constructor(private readonly o: JobRunnerOptions) {
+    this.repo = jobsRepo(o.db);
+    liveOwners.add(this.owner);
+    if (o.workspacePath !== ':memory:') {
+      const pidAlive = (owner: string | null) => {
+        if (!owner) return false;
+        if (liveOwners.has(owner)) return true;
+        const pid = Number(owner.split(':')[0]);
+        if (pid === process.pid) return false; // our process, but no live core owns it
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      this.repo.orphans(pidAlive, o.now());
+    }
+  }
+
+  start(name: string, input: unknown): string {
+    const def = JOB_DEFINITIONS[name];
+    if (!def) throw new AppError('INTERNAL', `no job body for ${name}`);
+    if (this.o.workspacePath === ':memory:') throw new AppError('WORKSPACE_ERROR', 'jobs need a workspace file (worker threads open their own connection)');
+    const id = randomUUID();
+    this.repo.create({ id, name, input, total: def.total(input as never), owner: this.owner, now: this.o.now() });
+    this.spawn(id);
+    return id;
+  }
+
+  resume(id: string): Job {
+    const job = this.repo.get(id);
+    if (!job) throw notFound(`job ${id}`);
+    if (!['interrupted', 'failed', 'cancelled'].includes(job.state)) throw new AppError('CONFLICT', `job ${id} is ${job.state}; only interrupted, failed or cancelled jobs resume`);
+    this.repo.setState(id, 'queued', this.o.now(), { message: `queued to resume after ${job.done}`, owner: this.owner });
+    this.spawn(id);
+    return this.repo.get(id)!;
+  }
+
+  cancel(id: string): Job {
+    const job = this.repo.get(id);
+    if (!job) throw notFound(`job ${id}`);
+    if (FINAL.includes(job.state)) return job;
+    this.repo.requestCancel(id, this.o.now());
+    return this.repo.get(id)!;
+  }
+
+  /** Resolves when the job reaches a final state or the timeout passes. */
+  async wait(id: string, timeoutMs: number): Promise<Job> {
+    const job = this.repo.get(id);
+    if (!job) throw notFound(`job ${id}`);
+    if (FINAL.includes(job.state) || !this.workers.has(id)) return job;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, timeoutMs);
+      this.waiters.set(id, [...(this.waiters.get(id) ?? []), () => (clearTimeout(t), resolve())]);
+    });
+    return this.repo.get(id)!;
+  }
+
+  async close(): Promise<void> {
+    liveOwners.delete(this.owner);
+    for (const id of this.workers.keys()) this.repo.requestCancel(id, this.o.now());
+    await Promise.all([...this.workers.values()].map((w) => new Promise((r) => w.once('exit', r))));
+  }
+
+  private spawn(id: string): void {
+    const entry = this.o.workerEntry ?? path.join(__dirname, 'job-worker.js');
+    const data: WorkerData = { workspacePath: this.o.workspacePath, jobId: id, clockOffsetMs: this.o.clockOffsetMs, ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}) };
+    const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
+    this.workers.set(id, worker);
+    const job = this.repo.get(id)!;
+    this.emitProgress(job);
+    worker.on('message', (m: WorkerMessage) => {
+      for (const table of m.tables) this.o.events.emit('table.changed', { table });
+      this.o.events.emit('job.progress', { jobId: id, name: job.name, state: 'running', done: m.done, total: m.total, message: m.message });
+    });
+    let crash: string | undefined;
+    worker.on('error', (err) => {
+      crash = err.message;
+      this.o.logger.error('job worker crashed', { jobId: id, error: err.message });
+    });
+    worker.on('exit', () => {
+      this.workers.delete(id);
+      if (!this.o.db.open) return;
+      let final = this.repo.get(id)!;
+      if (!FINAL.includes(final.state)) {
+        this.repo.setState(id, 'failed', this.o.now(), { message: 'failed', error: crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing' });
+        final = this.repo.get(id)!;
+      }
+      this.emitProgress(final);
+      this.o.events.emit('table.changed', { table: 'jobs' });
+      for (const w of this.waiters.get(id) ?? []) w();
+      this.waiters.delete(id);
+    });
+  }
+
+  private emitProgress(j: Job): void {
+    this.o.events.emit('job.progress', { jobId: j.id, name: j.name, state: j.state, done: j.done, total: j.total, message: j.message });
+  }
+}

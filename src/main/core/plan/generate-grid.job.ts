@@ -1,0 +1,55 @@
+import type { ParsedInput } from '../../../shared/contract';
+import { SlotFields } from '../../../shared/contract/entities/slot';
+import { slotsRepo } from '../db/repos/slots.repo';
+import type { JobDefinition } from '../jobs/job-definition';
+
+type Input = ParsedInput<'plan.generateGrid'>;
+
+/** Dimension sizes in the order the cross product varies them (last varies fastest). */
+const dims = (i: Input) => [i.serviceSets.length, i.categories.length, i.difficulties.length, i.languages.length, i.scenarios.length, i.referenceDates.length];
+
+/**
+ * Unit n of the cross product, computed from n alone so a resumed job regenerates exactly the
+ * rows that the interrupted attempt had not committed.
+ */
+export function slotAt(input: Input, n: number) {
+  const sizes = dims(input);
+  const idx: number[] = new Array(sizes.length);
+  for (let d = sizes.length - 1; d >= 0; d--) {
+    idx[d] = n % sizes[d]!;
+    n = Math.floor(n / sizes[d]!);
+  }
+  const [s, c, d, l, sc, r] = idx as [number, number, number, number, number, number];
+  const services = SlotFields.services.parse(input.serviceSets[s]);
+  return {
+    family: `${input.family}-${services.join('+')}`,
+    services,
+    category: input.categories[c]!,
+    difficulty: input.difficulties[d]!,
+    language: input.languages[l]!,
+    reference_date: SlotFields.reference_date.parse(input.referenceDates[r]),
+    scenario: input.scenarios[sc]!,
+    target_count: input.targetCount,
+    notes: '',
+  };
+}
+
+export const generateGridJob: JobDefinition<Input> = {
+  total: (input) => dims(input).reduce((a, b) => a * b, 1),
+  run(ctx, input) {
+    const total = this.total(input);
+    const slots = slotsRepo(ctx.db);
+    for (let from = ctx.resumeFrom; from < total; from += input.batchSize) {
+      const to = Math.min(total, from + input.batchSize);
+      ctx.commitBatch(
+        () => {
+          const now = ctx.now();
+          for (let n = from; n < to; n++) slots.insertOnly(slotAt(input, n), now);
+        },
+        to,
+        `${to} of ${total} slots`,
+        ['coverage_slots'],
+      );
+    }
+  },
+};

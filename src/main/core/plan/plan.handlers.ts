@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { SlotFields, SlotInput, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
+import type { Issue } from '../../../shared/contract';
+import demoPlan from '../../../../resources/seed/demo-plan.json';
+import { slotsRepo } from '../db/repos/slots.repo';
+import type { HandlerContext } from '../context';
+import { AppError, notFound } from '../rpc/errors';
+import type { HandlerMap } from '../rpc/handler-types';
+import { generateGridJob, slotAt } from './generate-grid.job';
+
+const issuesOf = (err: z.ZodError, prefix: (string | number)[]): Issue[] =>
+  err.issues.map((i) => ({ path: [...prefix, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], message: i.message }));
+
+/** Validates every row before anything is written: one bad cell rejects the whole batch. */
+function validateAll<T>(items: T[], check: (item: T, i: number) => Issue[]): void {
+  const issues = items.flatMap(check);
+  if (issues.length) {
+    const first = issues[0]!;
+    throw new AppError('INVALID_INPUT', `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ${first.path.join('.')}: ${first.message})`, issues.slice(0, 200));
+  }
+}
+
+function parseField(field: SlotField, value: unknown, path: (string | number)[]): { ok: true; value: unknown } | { ok: false; issues: Issue[] } {
+  const r = SlotFields[field].safeParse(value);
+  return r.success ? { ok: true, value: r.data } : { ok: false, issues: issuesOf(r.error, [...path, field]) };
+}
+
+const mustGet = (ctx: HandlerContext, id: number): Slot => {
+  const s = slotsRepo(ctx.db).get(id);
+  if (!s) throw notFound(`slot ${id}`);
+  return s;
+};
+
+export const planHandlers = {
+  'plan.list': (input, ctx) => slotsRepo(ctx.db).list(input),
+  'plan.get': (input, ctx) => mustGet(ctx, input.id),
+  'plan.stats': (_input, ctx) => slotsRepo(ctx.db).stats(),
+
+  'plan.create': (input, ctx) => {
+    const repo = slotsRepo(ctx.db);
+    const now = ctx.now();
+    const slots = input.rows.map((r) => repo.insert(r, now));
+    ctx.touch('coverage_slots', slots.map((s) => s.id));
+    return { slots };
+  },
+
+  'plan.update': (input, ctx) => {
+    const repo = slotsRepo(ctx.db);
+    const parsed: unknown[] = [];
+    validateAll(input.edits, (e, i) => {
+      if (!repo.get(e.id)) return [{ path: ['edits', i, 'id'], message: `slot ${e.id} not found` }];
+      const r = parseField(e.field, e.value, ['edits', i]);
+      if (!r.ok) return r.issues;
+      parsed[i] = r.value;
+      return [];
+    });
+    const now = ctx.now();
+    const changes = input.edits.map((e, i) => {
+      const before = repo.get(e.id)![e.field];
+      repo.setField(e.id, e.field, parsed[i], now);
+      return { id: e.id, field: e.field, before, after: parsed[i] };
+    });
+    const ids = [...new Set(input.edits.map((e) => e.id))];
+    ctx.touch('coverage_slots', ids);
+    return { changes, slots: ids.map((id) => repo.get(id)!) };
+  },
+
+  'plan.delete': (input, ctx) => {
+    const repo = slotsRepo(ctx.db);
+    const deleted = input.ids.map((id) => mustGet(ctx, id));
+    for (const s of deleted) repo.delete(s.id);
+    ctx.touch('coverage_slots', input.ids);
+    return { deleted };
+  },
+
+  'plan.restore': (input, ctx) => {
+    const repo = slotsRepo(ctx.db);
+    validateAll(input.slots, (s, i) => (repo.get(s.id) ? [{ path: ['slots', i, 'id'], message: `slot ${s.id} exists` }] : []));
+    const now = ctx.now();
+    const slots = input.slots.map((s) => repo.insert(s, now, s.created_at));
+    ctx.touch('coverage_slots', slots.map((s) => s.id));
+    return { slots };
+  },
+
+  'plan.paste': (input, ctx) => {
+    const repo = slotsRepo(ctx.db);
+    type Prepared = { kind: 'create'; row: z.output<typeof SlotInput> } | { kind: 'update'; id: number; values: [SlotField, unknown][] };
+    const prepared: Prepared[] = [];
+    validateAll(input.rows, (row, i) => {
+      if (row.id !== undefined) {
+        if (!repo.get(row.id)) return [{ path: ['rows', i, 'id'], message: `slot ${row.id} not found` }];
+        const values: [SlotField, unknown][] = [];
+        const issues: Issue[] = [];
+        for (const [field, raw] of Object.entries(row.values) as [SlotField, unknown][]) {
+          const r = parseField(field, raw, ['rows', i]);
+          if (r.ok) values.push([field, r.value]);
+          else issues.push(...r.issues);
+        }
+        prepared[i] = { kind: 'update', id: row.id, values };
+        return issues;
+      }
+      const r = SlotInput.safeParse(row.values);
+      if (!r.success) return issuesOf(r.error, ['rows', i]);
+      prepared[i] = { kind: 'create', row: r.data };
+      return [];
+    });
+    const now = ctx.now();
+    const created: Slot[] = [];
+    const updated: { before: Slot; after: Slot }[] = [];
+    for (const p of prepared) {
+      if (p.kind === 'create') created.push(repo.insert(p.row, now));
+      else {
+        const before = repo.get(p.id)!;
+        for (const [field, value] of p.values) repo.setField(p.id, field, value, now);
+        updated.push({ before, after: repo.get(p.id)! });
+      }
+    }
+    ctx.touch('coverage_slots', [...created.map((s) => s.id), ...updated.map((u) => u.after.id)]);
+    return { created, updated };
+  },
+
+  'plan.loadDemo': (_input, ctx) => {
+    const repo = slotsRepo(ctx.db);
+    const now = ctx.now();
+    const slots = demoPlan.slots.map((r) => repo.insert(SlotInput.parse(r), now));
+    ctx.touch('coverage_slots', slots.map((s) => s.id));
+    return { slots };
+  },
+
+  'plan.generateGrid': (input, ctx) => {
+    // Validate every dimension value now, so the worker never fails half-way on bad input.
+    validateAll(input.serviceSets, (set, i) => { const r = SlotFields.services.safeParse(set); return r.success ? [] : issuesOf(r.error, ['serviceSets', i]); });
+    validateAll(input.referenceDates, (d, i) => { const r = SlotFields.reference_date.safeParse(d); return r.success ? [] : issuesOf(r.error, ['referenceDates', i]); });
+    const total = generateGridJob.total(input);
+    if (total > 5_000_000) throw new AppError('INVALID_INPUT', `the grid has ${total} slots; at most 5,000,000 per job`);
+    slotAt(input, 0);
+    return { jobId: ctx.jobs.start('plan.generateGrid', input) };
+  },
+} satisfies Partial<HandlerMap>;

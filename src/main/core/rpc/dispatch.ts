@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
+import type { HandlerContext } from '../context';
+import { bumpTableVersion } from '../events/change-watcher';
+import { AppError } from './errors';
+import { handlers } from './handlers';
+
+const zodIssues = (err: z.ZodError) =>
+  err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+
+const describe = (issues: { path: (string | number)[]; message: string }[]) =>
+  issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
+
+export type DispatchOptions = { checkOutput?: boolean };
+
+/**
+ * validate input → run (mutations in one write transaction) → (optionally) validate output →
+ * envelope. Never throws: every failure becomes { ok: false, error }.
+ */
+export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: DispatchOptions = {}) {
+  return async function dispatch(name: string, rawInput: unknown): Promise<ApiResult<unknown>> {
+    try {
+      if (!isProcedureName(name)) throw new AppError('UNKNOWN_PROCEDURE', `unknown procedure "${name}"; \`coworkenv procedures\` lists them`);
+      const def = contract[name];
+      const parsed = def.input.safeParse(rawInput ?? {});
+      if (!parsed.success) {
+        const issues = zodIssues(parsed.error);
+        throw new AppError('INVALID_INPUT', `invalid input for ${name}: ${describe(issues)}`, issues);
+      }
+      const data = def.kind === 'query' ? await runQuery(name, parsed.data) : def.kind === 'mutation' ? runWrite(name, parsed.data) : runJob(name, parsed.data);
+      if (opts.checkOutput) {
+        const out = def.output.safeParse(data);
+        if (!out.success) throw new AppError('INTERNAL', `handler for ${name} answered an invalid output: ${describe(zodIssues(out.error))}`);
+      }
+      return { ok: true, data };
+    } catch (err) {
+      if (err instanceof AppError) return { ok: false, error: err.toBody() };
+      if ((err as { code?: string }).code === 'SQLITE_READONLY') {
+        return { ok: false, error: { code: 'READ_ONLY', message: `workspace ${base.workspacePath} is read-only; nothing was written` } };
+      }
+      base.logger.error('procedure failed', { name, error: (err as Error).stack ?? String(err) });
+      return { ok: false, error: { code: 'INTERNAL', message: `${name} failed: ${(err as Error).message}` } };
+    }
+  };
+
+  function runQuery(name: ProcedureName, input: unknown) {
+    const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
+    return h(input, { ...base, touch: () => {} });
+  }
+
+  /**
+   * Job starts run outside a transaction: the worker opens its own connection and must see the
+   * job row committed before it looks for it.
+   */
+  function runJob(name: ProcedureName, input: unknown) {
+    if (base.readOnly) throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
+    const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
+    const out = h(input, { ...base, touch: () => {} });
+    base.events.emit('table.changed', { table: 'jobs' });
+    return out;
+  }
+
+  /** Mutations: one synchronous transaction, then announce what changed. */
+  function runWrite(name: ProcedureName, input: unknown) {
+    if (base.readOnly) throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
+    const touched = new Map<string, Set<number> | undefined>();
+    const ctx: HandlerContext = {
+      ...base,
+      touch(table, ids) {
+        const prev = touched.has(table) ? touched.get(table) : new Set<number>();
+        if (!ids || prev === undefined) touched.set(table, undefined);
+        else touched.set(table, new Set([...prev, ...ids]));
+      },
+    };
+    const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
+    const data = base.db.transaction(() => {
+      const out = h(input, ctx);
+      if (out instanceof Promise) throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
+      for (const table of touched.keys()) bumpTableVersion(base.db, table);
+      return out;
+    })();
+    for (const [table, ids] of touched) {
+      // Large id lists are not worth shipping: a grid refetches its visible block anyway.
+      base.events.emit('table.changed', ids && ids.size <= 500 ? { table, ids: [...ids] } : { table });
+    }
+    return data;
+  }
+}
+export type Dispatch = ReturnType<typeof createDispatch>;

@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import type { HandlerMap } from '../rpc/handler-types';
+import { SCHEMA_VERSION, schemaVersion } from '../db/migrate';
+import { slotsRepo } from '../db/repos/slots.repo';
+import { jobsRepo } from '../jobs/jobs.repo';
+
+export const workspaceHandlers = {
+  'workspace.info': (_input, ctx) => {
+    const size = ctx.workspacePath === ':memory:' ? 0 : fs.statSync(ctx.workspacePath).size;
+    const created = ctx.db.prepare("SELECT value FROM workspace_meta WHERE key = 'created_at'").get() as { value: string } | undefined;
+    return {
+      path: ctx.workspacePath,
+      schemaVersion: schemaVersion(ctx.db),
+      appSchemaVersion: SCHEMA_VERSION,
+      readOnly: ctx.readOnly,
+      sizeBytes: size,
+      journalMode: String(ctx.db.pragma('journal_mode', { simple: true })),
+      createdAt: created?.value ?? '',
+      counts: { slots: slotsRepo(ctx.db).count(), jobs: jobsRepo(ctx.db).count() },
+    };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { contract, PROCEDURE_NAMES, type ApiResult } from '../../shared/contract';
+import { createCore, type Core } from '../core';
+import { parseJsonText } from '../core/lib/json-input';
+import { stderrLogger } from '../core/logger';
+import { WorkspaceError } from '../core/rpc/errors';
+import { defaultWorkspacePath } from '../core/workspace/default-path';
+import { startHttpServer } from './http';
+import { openInBrowser } from './open-browser';
+
+export type CliIo = {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Where the built renderer lives (for serve). */
+  rendererDir?: string;
+  /** Resolves when serve should stop (SIGINT in the real CLI). */
+  untilStopped?: () => Promise<void>;
+  onServing?: (info: { url: string; token: string }) => void;
+  coreOptions?: Partial<Parameters<typeof createCore>[0]>;
+};
+
+export const USAGE = `coworkenv — CoworkEnv Studio from the terminal
+
+Usage:
+  coworkenv procedures                      list the procedures (name, kind, summary)
+  coworkenv call <procedure> [--input JSON | --input-file FILE]
+  coworkenv serve [--port N] [--open]       the app in a browser, on 127.0.0.1
+
+Global options:
+  --workspace FILE   workspace file (default: $COWORKENV_WORKSPACE, else the desktop app's per-user file)
+  --empty            a new workspace starts empty instead of with the demo coverage plan
+  --json             machine-readable output: the {ok, data | error} envelope
+  --verbose          log to stderr
+  -h, --help
+
+Exit codes: 0 success, 1 the procedure failed, 2 usage error.`;
+
+const usageError = (io: CliIo, json: boolean, message: string): number => {
+  if (json) io.stdout(JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message } }) + '\n');
+  io.stderr(`coworkenv: ${message}\n${json ? '' : "Run 'coworkenv --help' for usage.\n"}`);
+  return 2;
+};
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string' }, json: { type: 'boolean' }, input: { type: 'string' }, 'input-file': { type: 'string' },
+        port: { type: 'string' }, open: { type: 'boolean' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return usageError(io, argv.includes('--json'), (err as Error).message);
+  }
+  const { values: v, positionals: [command, ...rest] } = args;
+  const json = v.json ?? false;
+  if (v.help || !command) {
+    io.stdout(USAGE + '\n');
+    return command || v.help ? 0 : 2;
+  }
+  if (command === 'procedures') {
+    if (json) io.stdout(JSON.stringify({ ok: true, data: PROCEDURE_NAMES.map((n) => ({ name: n, kind: contract[n].kind, summary: contract[n].summary })) }) + '\n');
+    else for (const n of PROCEDURE_NAMES) io.stdout(`${n.padEnd(22)} ${contract[n].kind.padEnd(9)} ${contract[n].summary}\n`);
+    return 0;
+  }
+  if (command !== 'call' && command !== 'serve') return usageError(io, json, `unknown command "${command}"`);
+
+  let input: unknown = undefined;
+  if (command === 'call') {
+    if (rest.length !== 1) return usageError(io, json, 'call takes exactly one procedure name');
+    if (v.input !== undefined && v['input-file'] !== undefined) return usageError(io, json, 'give --input or --input-file, not both');
+    let text = v.input;
+    let source = '--input';
+    if (v['input-file'] !== undefined) {
+      source = v['input-file'];
+      try {
+        text = fs.readFileSync(source, 'utf8');
+      } catch (err) {
+        return usageError(io, json, `cannot read --input-file ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+    if (text !== undefined && text.trim() !== '') {
+      const parsed = parseJsonText(text, source);
+      if (!parsed.ok) return usageError(io, json, parsed.message);
+      input = parsed.value;
+    }
+  }
+  const port = v.port === undefined ? 0 : Number(v.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return usageError(io, json, `--port must be 0–65535, not "${v.port}"`);
+
+  const workspacePath = path.resolve(v.workspace ?? defaultWorkspacePath(io.env));
+  const isNew = !fs.existsSync(workspacePath);
+  let core: Core;
+  try {
+    core = createCore({ workspacePath, seedDemo: !v.empty, ...(v.verbose ? { logger: stderrLogger } : {}), ...io.coreOptions });
+  } catch (err) {
+    const message = err instanceof WorkspaceError ? err.message : `cannot open workspace ${workspacePath}: ${(err as Error).message}`;
+    if (json) io.stdout(JSON.stringify({ ok: false, error: { code: 'WORKSPACE_ERROR', message } }) + '\n');
+    io.stderr(`coworkenv: ${message}\n`);
+    return 1;
+  }
+  if (isNew) io.stderr(`coworkenv: created workspace ${workspacePath}${v.empty ? '' : ' with the demo coverage plan'}\n`);
+  try {
+    if (command === 'call') return print(io, json, await core.dispatch(rest[0]!, input));
+    const server = await startHttpServer({ core, port, ...(io.rendererDir ? { rendererDir: io.rendererDir } : {}) });
+    const link = `${server.url}/#token=${server.token}`;
+    io.stdout(json ? JSON.stringify({ ok: true, data: { url: server.url, token: server.token, workspace: workspacePath } }) + '\n' : `CoworkEnv Studio (browser mode) on ${link}\nworkspace: ${workspacePath}\nAPI: POST ${server.url}/rpc/<procedure> with "Authorization: Bearer ${server.token}". Ctrl+C stops.\n`);
+    io.onServing?.({ url: server.url, token: server.token });
+    if (v.open) openInBrowser(link, io.stderr);
+    await (io.untilStopped ?? (() => new Promise<void>(() => {})))();
+    await server.close();
+    return 0;
+  } finally {
+    await core.close();
+  }
+}
+
+function print(io: CliIo, json: boolean, r: ApiResult<unknown>): number {
+  if (json) io.stdout(JSON.stringify(r) + '\n');
+  else if (r.ok) io.stdout(JSON.stringify(r.data, null, 2) + '\n');
+  else {
+    io.stderr(`error ${r.error.code}: ${r.error.message}\n`);
+    for (const i of r.error.issues ?? []) io.stderr(`  ${i.path.join('.') || '(input)'}: ${i.message}\n`);
+  }
+  return r.ok ? 0 : 1;
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * query: reads only. mutation: runs in one synchronous write transaction and announces the
+ * tables it touched. job: long work in a worker thread; answers a job id at once and reports
+ * through `job.progress`.
+ */
+export type ProcedureKind = 'query' | 'mutation' | 'job';
+
+export type ProcedureDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
+  kind: ProcedureKind;
+  summary: string;
+  input: I;
+  output: O;
+};
+
+type Def<I extends z.ZodType, O extends z.ZodType> = Omit<ProcedureDef<I, O>, 'kind'>;
+
+export const query = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'query' as const });
+export const mutation = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'mutation' as const });
+export const job = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'job' as const });
+
+export const AppErrorCode = z.enum([
+  'UNKNOWN_PROCEDURE',
+  'INVALID_INPUT',
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'READ_ONLY',
+  'WORKSPACE_ERROR',
+  'INTERNAL',
+]);
+export type AppErrorCode = z.infer<typeof AppErrorCode>;
+
+/** One problem with an input, located by its path (row index, field name…). */
+export const Issue = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() });
+export type Issue = z.infer<typeof Issue>;
+
+export const AppErrorBody = z.object({ code: AppErrorCode, message: z.string(), issues: z.array(Issue).optional() });
+export type AppErrorBody = z.infer<typeof AppErrorBody>;
+
+/** Every transport answers this envelope; nothing throws across a process boundary. */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: AppErrorBody };

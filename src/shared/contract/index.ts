@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import type { ApiResult } from './define';
+import { jobsContract } from './jobs.contract';
+import { planContract } from './plan.contract';
+import { workspaceContract } from './workspace.contract';
+
+/** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
+export const contract = { ...workspaceContract, ...planContract, ...jobsContract } as const;
+
+export type Contract = typeof contract;
+export type ProcedureName = keyof Contract;
+export type Input<N extends ProcedureName> = z.input<Contract[N]['input']>;
+export type ParsedInput<N extends ProcedureName> = z.output<Contract[N]['input']>;
+export type Output<N extends ProcedureName> = z.output<Contract[N]['output']>;
+
+export const PROCEDURE_NAMES = Object.keys(contract) as ProcedureName[];
+export const isProcedureName = (name: string): name is ProcedureName => Object.hasOwn(contract, name);
+
+export interface ApiClient {
+  call<N extends ProcedureName>(name: N, input: Input<N>): Promise<Output<N>>;
+}
+export type RawCall = (name: string, input: unknown) => Promise<ApiResult<unknown>>;
+
+export * from './define';
+export * from './events';

@@ -1,0 +1,25 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createCore, type CreateCoreOptions } from '../../src/main/core';
+
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+
+/** Job workers run the TypeScript source through tsx, so unit tests need no build. */
+export const TS_WORKER = {
+  workerEntry: path.join(REPO_ROOT, 'test/helpers/ts-worker.cjs'),
+};
+
+export function tempDir(prefix = 'coworkenv-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export const FIXED_NOW = new Date('2026-03-01T09:00:00.000Z');
+
+/** A fresh core on a new workspace file in a temporary folder, with output validation on. */
+export function createTestCore(opts: Partial<CreateCoreOptions> = {}) {
+  const dir = tempDir();
+  const workspacePath = opts.workspacePath ?? path.join(dir, 'test.coworkenv.db');
+  const core = createCore({ workspacePath, clock: () => FIXED_NOW, checkOutput: true, watchIntervalMs: 50, ...TS_WORKER, ...opts });
+  return { core, dir, workspacePath };
+}
