@@ -1,5 +1,6 @@
-import { app, BrowserWindow, ipcMain, Menu, shell } from 'electron';
-import { createCore } from './core';
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
+import { createCore, type Core } from './core';
 import { stderrLogger } from './core/logger';
 import { defaultWorkspacePath } from './core/workspace/default-path';
 import { registerIpc } from './electron/ipc';
@@ -8,14 +9,22 @@ import { electronNativeBinding } from './electron/native-binding';
 import { appOrigin, createMainWindow } from './electron/window';
 
 /** Electron entry: createCore → registerIpc → window. All behaviour lives in the core. */
-app.whenReady().then(() => {
+function start(): void {
   const nativeBinding = electronNativeBinding(app.getAppPath());
-  const core = createCore({
-    workspacePath: defaultWorkspacePath(),
-    seedDemo: true,
-    logger: stderrLogger,
-    ...(nativeBinding ? { nativeBinding } : {}),
-  });
+  let core: Core;
+  try {
+    core = createCore({
+      workspacePath: defaultWorkspacePath(),
+      seedDemo: true,
+      logger: stderrLogger,
+      workerEntry: path.join(__dirname, 'job-worker.js'),
+      ...(nativeBinding ? { nativeBinding } : {}),
+    });
+  } catch (err) {
+    dialog.showErrorBox('CoworkEnv Studio cannot open its workspace', (err as Error).message);
+    app.exit(1);
+    return;
+  }
   registerIpc(ipcMain, core, appOrigin(), () => BrowserWindow.getAllWindows());
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, { openWorkspaceFolder: () => shell.showItemInFolder(core.workspacePath) })));
   createMainWindow();
@@ -23,7 +32,6 @@ app.whenReady().then(() => {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') void core.close().then(() => app.quit());
   });
-}, (err) => {
-  process.stderr.write(`CoworkEnv Studio failed to start: ${(err as Error).message}\n`);
-  app.exit(1);
-});
+}
+
+void app.whenReady().then(start);

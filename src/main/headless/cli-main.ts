@@ -13,6 +13,7 @@ export function main(): void {
     env: process.env,
     rendererDir: path.join(__dirname, '../renderer'),
     untilStopped: () => stop,
+    coreOptions: { workerEntry: path.join(__dirname, 'job-worker.js') },
   }).then(
     (code) => {
       // No process.exit(): it can cut off stdout that is still flushing to a pipe.

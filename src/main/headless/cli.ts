@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { contract, PROCEDURE_NAMES, type ApiResult } from '../../shared/contract';
+import { contract, isProcedureName, PROCEDURE_NAMES, type ApiResult } from '../../shared/contract';
 import { createCore, type Core } from '../core';
 import { parseJsonText } from '../core/lib/json-input';
 import { stderrLogger } from '../core/logger';
@@ -107,7 +107,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   if (isNew) io.stderr(`coworkenv: created workspace ${workspacePath}${v.empty ? '' : ' with the demo coverage plan'}\n`);
   try {
-    if (command === 'call') return print(io, json, await core.dispatch(rest[0]!, input));
+    if (command === 'call') {
+      const result = await core.dispatch(rest[0]!, input);
+      const code = print(io, json, result);
+      const name = rest[0]!;
+      // A job runs in this process's worker thread: stay until it ends, or it would die with us.
+      if (result.ok && isProcedureName(name) && contract[name].kind === 'job') return await followJob(core, io, (result.data as { jobId?: string; id?: string }).jobId ?? (result.data as { id: string }).id);
+      return code;
+    }
     const server = await startHttpServer({ core, port, ...(io.rendererDir ? { rendererDir: io.rendererDir } : {}) });
     const link = `${server.url}/#token=${server.token}`;
     io.stdout(json ? JSON.stringify({ ok: true, data: { url: server.url, token: server.token, workspace: workspacePath } }) + '\n' : `CoworkEnv Studio (browser mode) on ${link}\nworkspace: ${workspacePath}\nAPI: POST ${server.url}/rpc/<procedure> with "Authorization: Bearer ${server.token}". Ctrl+C stops.\n`);
@@ -129,4 +136,24 @@ function print(io: CliIo, json: boolean, r: ApiResult<unknown>): number {
     for (const i of r.error.issues ?? []) io.stderr(`  ${i.path.join('.') || '(input)'}: ${i.message}\n`);
   }
   return r.ok ? 0 : 1;
+}
+
+/** Prints a job's progress to stderr until it ends; Ctrl+C cancels it (committed batches stay). */
+async function followJob(core: Core, io: CliIo, jobId: string): Promise<number> {
+  let last = '';
+  const off = core.events.on((e) => {
+    if (e.event !== 'job.progress' || e.payload.jobId !== jobId) return;
+    const line = `${e.payload.state}: ${e.payload.message} (${e.payload.done}/${e.payload.total})`;
+    if (line !== last) io.stderr(`job ${jobId.slice(0, 8)} ${(last = line)}\n`);
+  });
+  let stopped = false;
+  void io.untilStopped?.().then(() => {
+    stopped = true;
+    void core.dispatch('jobs.cancel', { id: jobId });
+  });
+  const r = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+  off();
+  const state = r.ok ? (r.data as { state: string }).state : 'unknown';
+  if (stopped) io.stderr(`job ${jobId} cancelled; \`coworkenv call jobs.resume --input '{"id":"${jobId}"}'\` continues it\n`);
+  return state === 'done' ? 0 : 1;
 }

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { contract, PROCEDURE_NAMES, type ApiResult } from '../../shared/contract';
 import type { Core } from '../core';
 import { parseJsonText } from '../core/lib/json-input';
-import { httpStatusOf } from './http-status';
 import { serveStatic } from './static-files';
 
 export type HttpServerOptions = { core: Core; port?: number; token?: string; rendererDir?: string; maxBodyBytes?: number };
@@ -65,8 +64,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
         if (!parsed.ok) return sendJson(res, 400, fail('BAD_REQUEST', parsed.message));
         input = parsed.value;
       }
+      // A dispatched envelope is always 200, failures included: the body's `ok` says how it went,
+      // and the renderer's expected refusals (an invalid cell) must not log network errors.
+      // Non-200 statuses are for the transport itself: token, JSON, method, size, host.
       const result = await o.core.dispatch(name, input);
-      sendJson(res, httpStatusOf(result), result);
+      sendJson(res, 200, result);
     });
   });
 

@@ -55,7 +55,7 @@ export const planContract = {
       'Bulk paste of spreadsheet rows: a row with an id updates that slot, a row without one creates a slot. Cells are text as a spreadsheet gives them; all rows are validated first and one bad cell writes nothing.',
     input: z.object({
       rows: z
-        .array(z.object({ id: SlotId.optional(), values: z.record(SlotFieldName, z.union([z.string(), z.number(), z.array(z.string())])) }))
+        .array(z.object({ id: SlotId.optional(), values: z.partialRecord(SlotFieldName, z.union([z.string(), z.number(), z.array(z.string())])) }))
         .min(1)
         .max(10_000),
     }),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job } from '../../../shared/contract/jobs.contract';
@@ -25,6 +26,12 @@ export type JobRunnerOptions = {
   nativeBinding?: string;
 };
 
+/** The bundler puts this module in out/main or out/main/chunks; the worker entry is out/main/job-worker.js. */
+function defaultWorkerEntry(): string {
+  const near = [path.join(__dirname, 'job-worker.js'), path.join(__dirname, '..', 'job-worker.js')];
+  return near.find((p) => fs.existsSync(p)) ?? near[0]!;
+}
+
 const FINAL: Job['state'][] = ['done', 'failed', 'cancelled', 'interrupted'];
 
 /**
@@ -40,7 +47,8 @@ export class JobRunner {
   constructor(private readonly o: JobRunnerOptions) {
     this.repo = jobsRepo(o.db);
     liveOwners.add(this.owner);
-    if (o.workspacePath !== ':memory:') {
+    // A read-only workspace cannot record that a job was interrupted; it keeps showing the stored state.
+    if (o.workspacePath !== ':memory:' && !o.db.readonly) {
       const pidAlive = (owner: string | null) => {
         if (!owner) return false;
         if (liveOwners.has(owner)) return true;
@@ -103,7 +111,7 @@ export class JobRunner {
   }
 
   private spawn(id: string): void {
-    const entry = this.o.workerEntry ?? path.join(__dirname, 'job-worker.js');
+    const entry = this.o.workerEntry ?? defaultWorkerEntry();
     const data: WorkerData = { workspacePath: this.o.workspacePath, jobId: id, clockOffsetMs: this.o.clockOffsetMs, ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}) };
     const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
     this.workers.set(id, worker);

@@ -67,15 +67,22 @@ export const planHandlers = {
 
   'plan.delete': (input, ctx) => {
     const repo = slotsRepo(ctx.db);
-    const deleted = input.ids.map((id) => mustGet(ctx, id));
+    // A repeated id is deleted (and answered) once, so the answer can be fed to plan.restore.
+    const ids = [...new Set(input.ids)];
+    const deleted = ids.map((id) => mustGet(ctx, id));
     for (const s of deleted) repo.delete(s.id);
-    ctx.touch('coverage_slots', input.ids);
+    ctx.touch('coverage_slots', ids);
     return { deleted };
   },
 
   'plan.restore': (input, ctx) => {
     const repo = slotsRepo(ctx.db);
-    validateAll(input.slots, (s, i) => (repo.get(s.id) ? [{ path: ['slots', i, 'id'], message: `slot ${s.id} exists` }] : []));
+    const seen = new Set<number>();
+    validateAll(input.slots, (s, i) => {
+      const issue = repo.get(s.id) ? `slot ${s.id} exists` : seen.has(s.id) ? `slot ${s.id} is given twice` : undefined;
+      seen.add(s.id);
+      return issue ? [{ path: ['slots', i, 'id'], message: issue }] : [];
+    });
     const now = ctx.now();
     const slots = input.slots.map((s) => repo.insert(s, now, s.created_at));
     ctx.touch('coverage_slots', slots.map((s) => s.id));

@@ -19,7 +19,7 @@ const trimmed = (max: number) => z.string().trim().max(max, `at most ${max} char
 const servicesField = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(/[,;\s]+/).filter(Boolean).map((s) => s.toLowerCase()) : v),
   z
-    .array(ServiceId, { error: `unknown service; expected one of ${SERVICE_IDS.join(', ')}` })
+    .array(z.enum(SERVICE_IDS, { error: (i) => `unknown service "${String(i.input)}"; expected one of ${SERVICE_IDS.join(', ')}` }), { error: 'a list of services' })
     .min(1, 'at least one service')
     .transform((list) => [...new Set(list)].sort((a, b) => SERVICE_IDS.indexOf(a) - SERVICE_IDS.indexOf(b))),
 );

@@ -1,0 +1,40 @@
+import type { AppErrorBody, Input, Output, ProcedureName } from '../../../shared/contract';
+import type { AnyEvent, EventName, EventPayload } from '../../../shared/contract/events';
+import { transport } from './transport';
+
+export class ApiError extends Error {
+  constructor(readonly body: AppErrorBody) {
+    super(body.message);
+  }
+}
+
+/** Typed call: unwraps the envelope, throws ApiError on { ok: false }. */
+export async function call<N extends ProcedureName>(name: N, input: Input<N>): Promise<Output<N>> {
+  const r = await transport.call(name, input);
+  if (!r.ok) throw new ApiError(r.error);
+  return r.data as Output<N>;
+}
+
+type Listener = (e: AnyEvent) => void;
+const listeners = new Set<Listener>();
+let unsubscribe: (() => void) | undefined;
+
+/** One transport subscription shared by every component. */
+export function onEvent<E extends EventName>(event: E, cb: (payload: EventPayload<E>) => void): () => void {
+  const l: Listener = (e) => {
+    if (e.event === event) cb(e.payload as EventPayload<E>);
+  };
+  listeners.add(l);
+  unsubscribe ??= transport.on((e) => listeners.forEach((x) => x(e)));
+  return () => {
+    listeners.delete(l);
+  };
+}
+
+export const errorText = (err: unknown): string => {
+  if (err instanceof ApiError) {
+    const first = err.body.issues?.[0];
+    return first && !err.body.message.includes(first.message) ? `${err.body.message} (${first.path.join('.')}: ${first.message})` : err.body.message;
+  }
+  return (err as Error).message ?? String(err);
+};

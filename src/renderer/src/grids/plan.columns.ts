@@ -1,0 +1,46 @@
+import type { ColDef } from 'ag-grid-community';
+import { DIFFICULTIES, LANGUAGES, SCENARIOS, SERVICE_IDS, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
+
+const textFilter = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
+const choiceFilter = { filter: 'agTextColumnFilter', filterParams: { filterOptions: ['equals', 'notEqual', 'contains'], buttons: ['reset'], maxNumConditions: 2 } };
+
+/** Editable columns in display order: also the order a positional TSV paste fills. */
+export const EDITABLE_FIELDS: SlotField[] = ['family', 'services', 'category', 'difficulty', 'language', 'reference_date', 'scenario', 'target_count', 'notes'];
+
+export const HEADERS: Record<SlotField | 'id', string> = {
+  id: 'id', family: 'Family', services: 'Services', category: 'Category', difficulty: 'Difficulty', language: 'Language',
+  reference_date: 'Reference date', scenario: 'Scenario', target_count: 'Target', notes: 'Notes',
+};
+
+/**
+ * Column defs of the coverage plan grid. Every sortable/filterable column is indexed in SQL
+ * (migration 0001). When adding a column: SlotFields, migration, slots.repo, and here.
+ */
+export function planColumns(errorAt: (id: number, field: string) => string | undefined): ColDef<Slot>[] {
+  // The invalid-cell mark and its message (as a tooltip) for one editable field.
+  const edit = (field: SlotField) => ({
+    editable: true,
+    cellClassRules: { 'cell-invalid': (p: { data?: Slot }) => !!p.data && !!errorAt(p.data.id, field) },
+    tooltipValueGetter: (p: { data?: Slot }) => (p.data ? errorAt(p.data.id, field) : undefined),
+  });
+  return [
+    { field: 'id', headerName: 'id', width: 90, filter: 'agNumberColumnFilter', sort: 'asc' },
+    { field: 'family', headerName: HEADERS.family, width: 190, ...textFilter, ...edit('family') },
+    {
+      field: 'services', headerName: HEADERS.services, width: 230, ...textFilter, ...edit('services'),
+      valueFormatter: (p) => (Array.isArray(p.value) ? p.value.join(', ') : String(p.value ?? '')),
+      valueParser: (p) => p.newValue,
+      headerTooltip: `Comma-separated: ${SERVICE_IDS.join(', ')}`,
+    },
+    { field: 'category', headerName: HEADERS.category, width: 140, ...textFilter, ...edit('category') },
+    { field: 'difficulty', headerName: HEADERS.difficulty, width: 120, ...choiceFilter, ...edit('difficulty'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...DIFFICULTIES] } },
+    { field: 'language', headerName: HEADERS.language, width: 110, ...choiceFilter, ...edit('language'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...LANGUAGES] } },
+    {
+      field: 'reference_date', headerName: HEADERS.reference_date, width: 150, ...edit('reference_date'),
+      filter: 'agDateColumnFilter', filterParams: { filterOptions: ['equals', 'notEqual', 'lessThan', 'greaterThan', 'inRange'], buttons: ['reset'] },
+    },
+    { field: 'scenario', headerName: HEADERS.scenario, width: 150, ...choiceFilter, ...edit('scenario'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...SCENARIOS] } },
+    { field: 'target_count', headerName: HEADERS.target_count, width: 100, filter: 'agNumberColumnFilter', filterParams: { buttons: ['reset'] }, ...edit('target_count'), valueParser: (p) => p.newValue },
+    { field: 'notes', headerName: HEADERS.notes, flex: 1, minWidth: 200, sortable: false, filter: false, ...edit('notes') },
+  ];
+}
