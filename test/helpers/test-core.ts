@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createCore, type CreateCoreOptions } from '../../src/main/core';
+import { tempDir } from './temp';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -10,9 +9,7 @@ export const TS_WORKER = {
   workerEntry: path.join(REPO_ROOT, 'test/helpers/ts-worker.cjs'),
 };
 
-export function tempDir(prefix = 'coworkenv-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir } from './temp';
 
 export const FIXED_NOW = new Date('2026-03-01T09:00:00.000Z');
 

@@ -33,7 +33,8 @@ export function createCore(config: CreateCoreOptions): Core {
   const clock = config.clock ?? (() => new Date());
   const logger = config.logger ?? silentLogger;
   const file = config.workspacePath === ':memory:' ? ':memory:' : path.resolve(config.workspacePath);
-  const isNew = file === ':memory:' || !fs.existsSync(file);
+  // An empty file (touch, a failed earlier create) is a new workspace too: nothing in it to lose.
+  const isNew = file === ':memory:' || !fs.existsSync(file) || fs.statSync(file).size === 0;
   if (isNew && file !== ':memory:') {
     const dir = path.dirname(file);
     if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true });

@@ -18,7 +18,12 @@ export const SECURE_WEB_PREFERENCES = {
 export function isAppUrl(url: string, appOrigin: string): boolean {
   try {
     const u = new URL(url);
-    if (appOrigin.startsWith('file://')) return u.protocol === 'file:' && url.startsWith(appOrigin);
+    if (appOrigin.startsWith('file://')) {
+      // Compare normalised URLs (Electron reports "CoworkEnv%20Studio.app", the origin is built from a
+      // raw path) and only below the folder: ".../renderer-evil/x.html" is not the app.
+      const root = new URL(appOrigin).href.replace(/\/?$/, '/');
+      return u.protocol === 'file:' && u.href.startsWith(root);
+    }
     return u.origin === new URL(appOrigin).origin;
   } catch {
     return false;

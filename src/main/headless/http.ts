@@ -45,7 +45,13 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       return sendJson(res, 200, PROCEDURE_NAMES.map((name) => ({ name, kind: contract[name].kind, summary: contract[name].summary, input: z.toJSONSchema(contract[name].input, { io: 'input', unrepresentable: 'any' }) })));
     }
     if (req.method !== 'POST') return sendJson(res, 405, fail('BAD_REQUEST', `use POST for ${url.pathname}`));
-    const name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+    let name: string;
+    try {
+      name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+    } catch {
+      // A bad %-escape throws URIError; uncaught here it would take the whole server down.
+      return sendJson(res, 400, fail('BAD_REQUEST', `malformed procedure name in ${url.pathname}`));
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {

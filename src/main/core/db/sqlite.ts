@@ -30,6 +30,27 @@ export function isReadOnlyFile(file: string): boolean {
   }
 }
 
+const statementCache = new WeakMap<Db, Map<string, Database.Statement<unknown[]>>>();
+/** Grid queries vary with their filters; past this many texts a connection's cache starts over. */
+const STATEMENT_CACHE_MAX = 256;
+
+/**
+ * db.prepare, cached per connection by SQL text. Preparing costs more than running a one-row
+ * query (bench/transport.bench.ts), so hot paths reuse statements. Use only with .get/.all/.run in
+ * the default mode: never toggle pluck/raw/expand on a statement from here, every caller shares it.
+ */
+export function prepareCached(db: Db, sql: string): Database.Statement<unknown[]> {
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
+    stmt = db.prepare<unknown[]>(sql);
+    cache.set(sql, stmt);
+  }
+  return stmt;
+}
+
 /** Opens a workspace file with our pragmas, or throws a WorkspaceError that names the file and what is wrong. */
 export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (file !== ':memory:' && fs.existsSync(file) && fs.statSync(file).isDirectory()) {

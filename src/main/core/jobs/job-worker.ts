@@ -27,11 +27,12 @@ try {
     resumeFrom: job.done,
     commitBatch(write, doneAfter, message, tables) {
       if (jobs.cancelRequested(job.id)) throw new JobCancelled();
+      // IMMEDIATE, like the dispatcher: a batch that reads before it writes must not fail on a concurrent commit.
       db.transaction(() => {
         write();
         jobs.advance(job.id, doneAfter, message, now());
         for (const t of tables) bumpTableVersion(db, t);
-      })();
+      }).immediate();
       parentPort!.postMessage({ type: 'progress', done: doneAfter, total: job.total, message, tables } satisfies WorkerMessage);
     },
   };

@@ -1,5 +1,5 @@
 import { Job } from '../../../shared/contract/jobs.contract';
-import type { Db } from '../db/sqlite';
+import { prepareCached, type Db } from '../db/sqlite';
 
 type JobRow = Job & { input: string; cancel_requested: number; owner: string | null };
 
@@ -24,7 +24,7 @@ export function jobsRepo(db: Db) {
       return (db.prepare(`SELECT ${COLS} FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?`).all(limit) as JobRow[]).map((r) => Job.parse(r));
     },
     count(): number {
-      return (db.prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+      return (prepareCached(db, 'SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
     },
     setState(id: string, state: Job['state'], now: string, extra: { message?: string; error?: string | null; owner?: string | null } = {}): void {
       db.prepare(

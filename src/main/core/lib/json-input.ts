@@ -5,10 +5,37 @@ export function parseJsonText(text: string, source: string): { ok: true; value: 
   } catch (err) {
     const msg = (err as Error).message;
     const pos = /position (\d+)/.exec(msg);
-    if (!pos) return { ok: false, message: `${source}: not valid JSON (${msg})` };
-    const before = text.slice(0, Number(pos[1]));
+    // V8 gives no position for "Unexpected token 'x', "…" is not valid JSON" (Node 20): find it.
+    const at = pos ? Number(pos[1]) : firstBadOffset(text);
+    const before = text.slice(0, at);
     const line = before.split('\n').length;
-    const col = Number(pos[1]) - before.lastIndexOf('\n');
-    return { ok: false, message: `${source}:${line}:${col}: not valid JSON (${msg.replace(/ in JSON at position \d+.*$/, '')})` };
+    const col = at - before.lastIndexOf('\n');
+    const reason = msg.replace(/ in JSON at position \d+.*$/s, '').replace(/, .*is not valid JSON$/s, '');
+    return { ok: false, message: `${source}:${line}:${col}: not valid JSON (${reason})` };
   }
+}
+
+/**
+ * Offset of the first character JSON.parse rejects. A prefix that parses, or fails only because the
+ * text ran out, holds no error, and every shorter prefix of it neither: binary-search the longest.
+ */
+function firstBadOffset(text: string): number {
+  const clean = (n: number) => {
+    try {
+      JSON.parse(text.slice(0, n));
+      return true;
+    } catch (err) {
+      const msg = (err as Error).message;
+      const pos = /position (\d+)/.exec(msg);
+      return /Unexpected end of JSON input/.test(msg) || (pos !== null && Number(pos[1]) >= n);
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (clean(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

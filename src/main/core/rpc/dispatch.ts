@@ -73,12 +73,14 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
       },
     };
     const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
+    // IMMEDIATE: take the write lock up front. A deferred transaction that reads first and then
+    // writes fails at once with SQLITE_BUSY (no busy wait) when a job worker committed in between.
     const data = base.db.transaction(() => {
       const out = h(input, ctx);
       if (out instanceof Promise) throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
       for (const table of touched.keys()) bumpTableVersion(base.db, table);
       return out;
-    })();
+    }).immediate();
     for (const [table, ids] of touched) {
       // Large id lists are not worth shipping: a grid refetches its visible block anyway.
       base.events.emit('table.changed', ids && ids.size <= 500 ? { table, ids: [...ids] } : { table });

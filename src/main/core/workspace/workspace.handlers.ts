@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import type { HandlerMap } from '../rpc/handler-types';
 import { SCHEMA_VERSION, schemaVersion } from '../db/migrate';
 import { slotsRepo } from '../db/repos/slots.repo';
+import { prepareCached } from '../db/sqlite';
 import { jobsRepo } from '../jobs/jobs.repo';
 
 export const workspaceHandlers = {
   'workspace.info': (_input, ctx) => {
     const size = ctx.workspacePath === ':memory:' ? 0 : fs.statSync(ctx.workspacePath).size;
-    const created = ctx.db.prepare("SELECT value FROM workspace_meta WHERE key = 'created_at'").get() as { value: string } | undefined;
+    const created = prepareCached(ctx.db, "SELECT value FROM workspace_meta WHERE key = 'created_at'").get() as { value: string } | undefined;
     return {
       path: ctx.workspacePath,
       schemaVersion: schemaVersion(ctx.db),

@@ -24,19 +24,19 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
     tooltipValueGetter: (p: { data?: Slot }) => (p.data ? errorAt(p.data.id, field) : undefined),
   });
   return [
-    { field: 'id', headerName: 'id', width: 90, filter: 'agNumberColumnFilter', sort: 'asc' },
-    { field: 'family', headerName: HEADERS.family, width: 190, ...textFilter, ...edit('family') },
+    { field: 'id', headerName: 'id', width: 82, filter: 'agNumberColumnFilter', sort: 'asc' },
+    { field: 'family', headerName: HEADERS.family, width: 200, ...textFilter, ...edit('family') },
     {
-      field: 'services', headerName: HEADERS.services, width: 230, ...textFilter, ...edit('services'),
+      field: 'services', headerName: HEADERS.services, width: 200, ...textFilter, ...edit('services'),
       valueFormatter: (p) => (Array.isArray(p.value) ? p.value.join(', ') : String(p.value ?? '')),
       valueParser: (p) => p.newValue,
       headerTooltip: `Comma-separated: ${SERVICE_IDS.join(', ')}`,
     },
     { field: 'category', headerName: HEADERS.category, width: 140, ...textFilter, ...edit('category') },
-    { field: 'difficulty', headerName: HEADERS.difficulty, width: 120, ...choiceFilter, ...edit('difficulty'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...DIFFICULTIES] } },
-    { field: 'language', headerName: HEADERS.language, width: 110, ...choiceFilter, ...edit('language'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...LANGUAGES] } },
+    { field: 'difficulty', headerName: HEADERS.difficulty, width: 110, ...choiceFilter, ...edit('difficulty'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...DIFFICULTIES] } },
+    { field: 'language', headerName: HEADERS.language, width: 105, ...choiceFilter, ...edit('language'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...LANGUAGES] } },
     {
-      field: 'reference_date', headerName: HEADERS.reference_date, width: 150, ...edit('reference_date'),
+      field: 'reference_date', headerName: HEADERS.reference_date, width: 140, ...edit('reference_date'),
       filter: 'agDateColumnFilter', filterParams: { filterOptions: ['equals', 'notEqual', 'lessThan', 'greaterThan', 'inRange'], buttons: ['reset'] },
     },
     { field: 'scenario', headerName: HEADERS.scenario, width: 150, ...choiceFilter, ...edit('scenario'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...SCENARIOS] } },

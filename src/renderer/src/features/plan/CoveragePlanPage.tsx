@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
-import type { CellKeyDownEvent, ColDef, GridApi, GridReadyEvent, ValueSetterParams } from 'ag-grid-community';
+import { themeQuartz, type CellKeyDownEvent, type ColDef, type GridApi, type GridReadyEvent, type ValueSetterParams } from 'ag-grid-community';
 import { SlotFields, type Slot, type SlotField } from '../../../../shared/contract/entities/slot';
 import { onEvent } from '../../api/client';
 import { HEADERS, planColumns } from '../../grids/plan.columns';
@@ -9,6 +9,9 @@ import { addSlot, copyText, deleteSelected, fillDown, pasteTsv, saveCell, undoLa
 import { planDatasource } from './use-plan-datasource';
 import { PlanStats } from './PlanStats';
 import { GenerateGridDialog } from './GenerateGridDialog';
+
+/** Denser than the default: a plan is read like a spreadsheet. */
+const theme = themeQuartz.withParams({ fontSize: 13, headerFontSize: 13, spacing: 5, accentColor: '#3b6ef5', headerBackgroundColor: '#f1f3f7' });
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -109,9 +112,9 @@ export function CoveragePlanPage() {
         </button>
         <button onClick={() => apiRef.current && fillDown(apiRef.current)} title="Ctrl+D: focused cell's value into the selected rows">Fill down</button>
         <button onClick={() => setShowGenerate(true)}>Generate grid…</button>
-        <span className="hint">Double-click to edit · Ctrl+C copies selected rows as TSV · Ctrl+V pastes from a spreadsheet · Ctrl+Z undoes</span>
         <span className="count" data-testid="row-count">{total === null ? '' : `${total} row${total === 1 ? '' : 's'}`}</span>
       </div>
+      <p className="hint">Double-click or type to edit · Ctrl+C copies the selected rows (or the focused cell) as TSV · Ctrl+V pastes from a spreadsheet at the focused cell (a header row maps columns; rows with an id update) · Ctrl+D fills the focused value into the selected rows · Ctrl+Z undoes</p>
       {notice && (
         <div className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="plan-notice">
           {notice.text}
@@ -120,6 +123,7 @@ export function CoveragePlanPage() {
       )}
       <div className="grid-wrap" onCopy={onCopy} onPaste={onPaste} data-testid="plan-grid">
         <AgGridReact<Slot>
+          theme={theme}
           columnDefs={columnDefs}
           defaultColDef={{ sortable: true, resizable: true }}
           rowModelType="infinite"

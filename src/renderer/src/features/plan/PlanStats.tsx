@@ -21,7 +21,7 @@ export function PlanStats() {
   const services = Object.keys(stats.byService).length;
   return (
     <p className="stats" data-testid="plan-stats">
-      {stats.slots} slots · {stats.plannedTasks} planned tasks · {services} services · {Object.entries(stats.byLanguage).map(([l, n]) => `${l} ${n}`).join(' / ')}
+      {stats.slots} slots · {stats.plannedTasks} planned tasks ({Object.entries(stats.byLanguage).map(([l, n]) => `${l} ${n}`).join(' · ')}) · {services} services
     </p>
   );
 }
