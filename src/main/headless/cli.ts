@@ -22,12 +22,15 @@ export type CliIo = {
   coreOptions?: Partial<Parameters<typeof createCore>[0]>;
 };
 
+/** `coworkenv serve` without --port (falls back to a free port when taken). */
+export const DEFAULT_PORT = 7357;
+
 export const USAGE = `coworkenv — CoworkEnv Studio from the terminal
 
 Usage:
   coworkenv procedures                      list the procedures (name, kind, summary)
   coworkenv call <procedure> [--input JSON | --input-file FILE]
-  coworkenv serve [--port N] [--open]       the app in a browser, on 127.0.0.1
+  coworkenv serve [--port N] [--open]       the app in a browser, on 127.0.0.1 (port 7357, else a free one)
 
 Global options:
   --workspace FILE   workspace file (default: $COWORKENV_WORKSPACE, else the desktop app's per-user file)
@@ -91,7 +94,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       input = parsed.value;
     }
   }
-  const port = v.port === undefined ? 0 : Number(v.port);
+  const port = v.port === undefined ? DEFAULT_PORT : Number(v.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return usageError(io, json, `--port must be 0–65535, not "${v.port}"`);
 
   const workspacePath = path.resolve(v.workspace ?? defaultWorkspacePath(io.env));
@@ -115,7 +118,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (result.ok && isProcedureName(name) && contract[name].kind === 'job') return await followJob(core, io, (result.data as { jobId?: string; id?: string }).jobId ?? (result.data as { id: string }).id);
       return code;
     }
-    const server = await startHttpServer({ core, port, ...(io.rendererDir ? { rendererDir: io.rendererDir } : {}) });
+    const rendererDir = io.rendererDir ? { rendererDir: io.rendererDir } : {};
+    // Without --port: the usual port, so a bookmark keeps working; another free one when it is taken.
+    let server;
+    try {
+      server = await startHttpServer({ core, port, ...rendererDir }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EADDRINUSE' || v.port !== undefined) throw err;
+        return startHttpServer({ core, port: 0, ...rendererDir });
+      });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const message = e.code === 'EADDRINUSE' ? `port ${port} is in use; pick another with --port (0 = any free port)` : `cannot listen on 127.0.0.1:${port}: ${e.message}`;
+      if (json) io.stdout(JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message } }) + '\n');
+      io.stderr(`coworkenv: ${message}\n`);
+      return 1;
+    }
     const link = `${server.url}/#token=${server.token}`;
     io.stdout(json ? JSON.stringify({ ok: true, data: { url: server.url, token: server.token, workspace: workspacePath } }) + '\n' : `CoworkEnv Studio (browser mode) on ${link}\nworkspace: ${workspacePath}\nAPI: POST ${server.url}/rpc/<procedure> with "Authorization: Bearer ${server.token}". Ctrl+C stops.\n`);
     io.onServing?.({ url: server.url, token: server.token });
