@@ -10,11 +10,16 @@ import { silentLogger } from './logger';
 import { createDispatch, type Dispatch } from './rpc/dispatch';
 import { WorkspaceError } from './rpc/errors';
 import { seedNewWorkspace } from './workspace/seed';
+import type { Environment } from './services/environment';
+import { environmentForTask } from './services/task-environment';
+import { tasksRepo } from './tasks/tasks.repo';
 
 export type Core = {
   dispatch: Dispatch;
   events: CoreEvents;
   workspacePath: string;
+  /** A fresh environment of a stored task's services (for `coworkenv services serve`); undefined if no such task. */
+  taskEnvironment(taskId: string, now: () => Date): Environment | undefined;
   close(): Promise<void>;
 };
 
@@ -65,6 +70,11 @@ export function createCore(config: CreateCoreOptions): Core {
     dispatch,
     events,
     workspacePath: file,
+    taskEnvironment(taskId, envNow) {
+      const repo = tasksRepo(db);
+      const t = repo.get(taskId);
+      return t ? environmentForTask({ spec: t.spec, fixtures: repo.fixtures(taskId) }, envNow) : undefined;
+    },
     async close() {
       stopWatching();
       await jobs.close();

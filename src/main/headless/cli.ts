@@ -9,6 +9,8 @@ import { WorkspaceError } from '../core/rpc/errors';
 import { defaultWorkspacePath } from '../core/workspace/default-path';
 import { startHttpServer } from './http';
 import { openInBrowser } from './open-browser';
+import { domainCommand } from './cli-domain';
+import { serveEnvironment } from './services-http';
 
 export type CliIo = {
   stdout: (s: string) => void;
@@ -31,6 +33,11 @@ Usage:
   coworkenv procedures                      list the procedures (name, kind, summary)
   coworkenv call <procedure> [--input JSON | --input-file FILE]
   coworkenv serve [--port N] [--open]       the app in a browser, on 127.0.0.1 (port 7357, else a free one)
+  coworkenv tasks import <path>…            import Claw-Eval task folders or a Claw-Eval root (holding tasks/)
+  coworkenv env replay --task ID --calls F [--clock ISO] [--error-rate R --seed N]
+                                            run tool calls (JSONL) in a fresh environment; JSON lines out
+  coworkenv services serve --task ID [--port-base 9100] [--clock ISO]
+                                            a task's mock services over HTTP at Claw-Eval's routes and ports
 
 Global options:
   --workspace FILE   workspace file (default: $COWORKENV_WORKSPACE, else the desktop app's per-user file)
@@ -55,7 +62,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       allowPositionals: true,
       options: {
         workspace: { type: 'string' }, json: { type: 'boolean' }, input: { type: 'string' }, 'input-file': { type: 'string' },
-        port: { type: 'string' }, open: { type: 'boolean' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
@@ -72,7 +79,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     else for (const n of PROCEDURE_NAMES) io.stdout(`${n.padEnd(22)} ${contract[n].kind.padEnd(9)} ${contract[n].summary}\n`);
     return 0;
   }
-  if (command !== 'call' && command !== 'serve') return usageError(io, json, `unknown command "${command}"`);
+  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed });
+  if (domain && 'usage' in domain) return usageError(io, json, domain.usage);
+  const servingServices = command === 'services';
+  if (servingServices && (rest[0] !== 'serve' || !v.task)) return usageError(io, json, 'services serve --task <id> [--port-base 9100] [--clock <ISO instant>]');
+  if (!domain && !servingServices && command !== 'call' && command !== 'serve') return usageError(io, json, `unknown command "${command}"`);
+  const clock = v.clock === undefined ? undefined : new Date(v.clock);
+  if (clock && Number.isNaN(clock.getTime())) return usageError(io, json, `--clock must be an ISO instant such as 2026-03-05T09:00:00Z, not "${v.clock}"`);
+  const portBase = v['port-base'] === undefined ? 9100 : Number(v['port-base']);
+  if (!Number.isInteger(portBase) || portBase < 1024 || portBase > 65000) return usageError(io, json, `--port-base must be 1024–65000, not "${v['port-base']}"`);
 
   let input: unknown = undefined;
   if (command === 'call') {
@@ -110,6 +125,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   if (isNew) io.stderr(`coworkenv: created workspace ${workspacePath}${v.empty ? '' : ' with the demo coverage plan'}\n`);
   try {
+    if (domain) {
+      const result = await core.dispatch(domain.procedure, domain.input);
+      if (json || !result.ok) return print(io, json, result);
+      domain.render(result.data, io.stdout);
+      return 0;
+    }
+    if (servingServices) return await serveServices(core, io, json, v.task!, portBase, clock);
     if (command === 'call') {
       const result = await core.dispatch(rest[0]!, input);
       const code = print(io, json, result);
@@ -173,4 +195,21 @@ async function followJob(core: Core, io: CliIo, jobId: string): Promise<number> 
   const state = r.ok ? (r.data as { state: string }).state : 'unknown';
   if (stopped) io.stderr(`job ${jobId} cancelled; \`coworkenv call jobs.resume --input '{"id":"${jobId}"}'\` continues it\n`);
   return state === 'done' ? 0 : 1;
+}
+
+/** `services serve`: the task's mock services on Claw-Eval's ports (shifted by --port-base) until Ctrl+C. */
+async function serveServices(core: Core, io: CliIo, json: boolean, taskId: string, portBase: number, clock: Date | undefined): Promise<number> {
+  const env = core.taskEnvironment(taskId, () => clock ?? new Date());
+  if (!env) return print(io, json, { ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} not found; import it first (coworkenv tasks import)` } });
+  let server;
+  try {
+    server = await serveEnvironment(env, portBase);
+  } catch (err) {
+    return print(io, json, { ok: false, error: { code: 'BAD_REQUEST', message: `cannot listen: ${(err as Error).message}; choose another --port-base` } });
+  }
+  if (json) io.stdout(JSON.stringify({ ok: true, data: { task: taskId, ports: server.ports } }) + '\n');
+  else for (const [id, port] of Object.entries(server.ports)) io.stdout(`${id.padEnd(10)} http://127.0.0.1:${port}/${id}/…  (audit: GET /${id}/audit, reset: POST /${id}/reset)\n`);
+  await (io.untilStopped ?? (() => new Promise<void>(() => {})))();
+  await server.close();
+  return 0;
 }

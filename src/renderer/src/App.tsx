@@ -2,12 +2,14 @@ import { useEffect } from 'react';
 import { onEvent } from './api/client';
 import { JobsPage } from './features/jobs/JobsPage';
 import { CoveragePlanPage } from './features/plan/CoveragePlanPage';
+import { TasksPage } from './features/tasks/TasksPage';
 import { WorkspacePage } from './features/workspace/WorkspacePage';
 import { useAppStore, type Page } from './stores/app.store';
 
 /** Only pages that work are listed; later features add theirs here. */
 const PAGES: { id: Page; label: string }[] = [
   { id: 'plan', label: 'Coverage plan' },
+  { id: 'tasks', label: 'Tasks' },
   { id: 'jobs', label: 'Jobs' },
   { id: 'workspace', label: 'Workspace' },
 ];
@@ -27,6 +29,7 @@ export function App() {
       </nav>
       <main className="main">
         {page === 'plan' && <CoveragePlanPage />}
+        {page === 'tasks' && <TasksPage />}
         {page === 'jobs' && <JobsPage />}
         {page === 'workspace' && <WorkspacePage />}
       </main>

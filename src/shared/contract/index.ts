@@ -3,9 +3,11 @@ import type { ApiResult } from './define';
 import { jobsContract } from './jobs.contract';
 import { planContract } from './plan.contract';
 import { workspaceContract } from './workspace.contract';
+import { tasksContract } from './tasks.contract';
+import { envContract } from './env.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
-export const contract = { ...workspaceContract, ...planContract, ...jobsContract } as const;
+export const contract = { ...workspaceContract, ...planContract, ...jobsContract, ...tasksContract, ...envContract } as const;
 
 export type Contract = typeof contract;
 export type ProcedureName = keyof Contract;

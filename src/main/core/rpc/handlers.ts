@@ -2,6 +2,8 @@ import type { HandlerMap } from './handler-types';
 import { jobsHandlers } from '../jobs/jobs.handlers';
 import { planHandlers } from '../plan/plan.handlers';
 import { workspaceHandlers } from '../workspace/workspace.handlers';
+import { tasksHandlers } from '../tasks/tasks.handlers';
+import { envHandlers } from '../services/env.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
-export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers };
+export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers, ...tasksHandlers, ...envHandlers };

@@ -1,0 +1,132 @@
+import { dumpsPy, wireSnapshot, type PyObject, type PyValue } from './pyjson';
+import { responseBodyText, ServiceInstance, type ServiceResponse } from './service-instance';
+import { SERVICE_REGISTRY } from './registry';
+
+/** One tool call as Claw-Eval's dispatcher records it (§7.3), plus what the model is shown. */
+export type Dispatch = {
+  tool: string;
+  args: PyValue;
+  endpointUrl: string;
+  status: number;
+  body: PyValue;
+  /** The tool-result text: Python json.dumps(body, ensure_ascii=False) or "Error: …". */
+  text: string;
+  isError: boolean;
+  latencyMs: number;
+  /** Injected "slow" responses: how long upstream would have blocked (in-process calls do not sleep). */
+  delayMs?: number;
+};
+
+export type EnvironmentSpec = {
+  /** The task's services with their fixture records (already loaded from files). */
+  /**
+   * `probe`: the task's own health_check (route and method); it overrides the service's default
+   * because tasks differ (rss probes /rss/feeds in some tasks, /rss/articles in others).
+   * `extraRecords`: the records of the service's `extraFixtures` (web's pages), in that order.
+   */
+  services: { id: string; records: PyValue[]; extraRecords?: PyValue[][]; port?: number; probe?: { method: string; path: string } }[];
+  /** tool name → endpoint URL, e.g. http://localhost:9100/gmail/messages. */
+  tools: { name: string; url: string }[];
+  now: () => Date;
+  /** Parity mode sends Claw-Eval's health probe first, whose side effect is an audit entry (Q4). */
+  mode?: 'parity' | 'fixed';
+  errors?: { rate: number; random: () => number };
+};
+
+const urlParts = (url: string) => {
+  const u = new URL(url);
+  return { port: Number(u.port || 80), path: u.pathname };
+};
+
+/**
+ * A task's environment: every service in-process, dispatch by tool name the way Claw-Eval's
+ * dispatcher does, audits, reset. Calls take microseconds: no process, no socket.
+ */
+export class Environment {
+  readonly services = new Map<string, ServiceInstance>();
+  private readonly byPort = new Map<number, ServiceInstance>();
+  private readonly probes = new Map<ServiceInstance, { method: string; path: string }>();
+  private readonly endpoints: Map<string, string>;
+  readonly dispatches: Dispatch[] = [];
+
+  constructor(readonly spec: EnvironmentSpec) {
+    for (const s of spec.services) {
+      const def = SERVICE_REGISTRY.get(s.id);
+      if (!def) throw new Error(`unknown service "${s.id}"`);
+      const inst = new ServiceInstance(def, s.records, spec.now, s.extraRecords);
+      this.services.set(s.id, inst);
+      this.byPort.set(s.port ?? def.port, inst);
+      this.probes.set(inst, s.probe ?? def.probe);
+    }
+    this.endpoints = new Map(spec.tools.map((t) => [t.name, t.url]));
+    if ((spec.mode ?? 'parity') === 'parity') this.probe();
+  }
+
+  /** Claw-Eval's readiness probe: a request without a body, exempt from error injection. */
+  private probe(): void {
+    for (const [inst, p] of this.probes) inst.request(p.method, p.path, undefined);
+  }
+
+  /** Between trials: every service resets (no probe: upstream probes only before trial 1). */
+  reset(): void {
+    for (const inst of this.services.values()) inst.reset();
+    this.dispatches.length = 0;
+  }
+
+  audits(): Record<string, PyObject> {
+    return Object.fromEntries([...this.services].map(([id, inst]) => [id, inst.audit()]));
+  }
+
+  /** Raw request to the service listening on `port` (what an HTTP client of `services serve` reaches). */
+  request(port: number, method: string, path: string, body: PyValue | undefined): ServiceResponse | undefined {
+    return this.byPort.get(port)?.request(method, path, body);
+  }
+
+  call(tool: string, args: PyValue): Dispatch {
+    const t0 = performance.now();
+    const url = this.endpoints.get(tool);
+    const done = (d: Omit<Dispatch, 'tool' | 'args' | 'latencyMs'>) => {
+      const out = { tool, args, ...d, latencyMs: d.endpointUrl ? performance.now() - t0 : 0 };
+      this.dispatches.push(out);
+      return out;
+    };
+    if (!url) {
+      const body = { error: `unknown tool '${tool}'` };
+      return done({ endpointUrl: '', status: 404, body, text: `Error: unknown tool '${tool}'`, isError: true });
+    }
+    const { port, path } = urlParts(url);
+    const injected = this.inject();
+    if (injected && 'status' in injected) return done({ endpointUrl: url, ...injected });
+    const delay = injected ? { delayMs: injected.delayMs } : {};
+    const res = this.request(port, 'POST', path, args ?? {});
+    if (!res) {
+      const msg = 'All connection attempts failed';
+      return done({ endpointUrl: url, status: 500, body: { error: msg }, text: `Error: ${msg}`, isError: true });
+    }
+    // Upstream parses the HTTP body as JSON; a plain-text 500 fails there (§7.3).
+    if (res.json === undefined) {
+      const msg = 'Expecting value: line 1 column 1 (char 0)';
+      return done({ endpointUrl: url, status: 500, body: { error: msg }, text: `Error: ${msg}`, isError: true, ...delay });
+    }
+    // The body the dispatcher saw is a snapshot of what went over the wire (same as re-parsing it, 30× cheaper).
+    const body = wireSnapshot(res.json);
+    return done({ endpointUrl: url, status: res.status, body, text: dumpsPy(body), isError: res.status >= 400, ...delay });
+  }
+
+  /** Claw-Eval's error middleware (§6.3): off unless a rate is configured; 0.35 / 0.35 / 0.30. */
+  private inject(): Omit<Dispatch, 'tool' | 'args' | 'latencyMs' | 'endpointUrl'> | { delayMs: number } | undefined {
+    const e = this.spec.errors;
+    if (!e || e.rate <= 0 || e.random() >= e.rate) return undefined;
+    const pick = e.random();
+    if (pick < 0.35) {
+      const body = { error: 'rate_limit_exceeded', message: 'Too many requests. Please retry after a short delay.', retry_after_seconds: 2 };
+      return { status: 429, body, text: dumpsPy(body), isError: true };
+    }
+    if (pick < 0.7) {
+      const body = { error: 'internal_server_error', message: 'An unexpected error occurred. Please try again.' };
+      return { status: 500, body, text: dumpsPy(body), isError: true };
+    }
+    // "slow": upstream blocks uniform(2, 4) s, then runs the real handler.
+    return { delayMs: 2000 + e.random() * 2000 };
+  }
+}

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import YAML from 'yaml';
+import type { z } from 'zod';
+import { parseJsonText } from '../../lib/json-input';
+import { parsePyJson, type PyValue } from '../../services/pyjson';
+import { SERVICE_REGISTRY } from '../../services/registry';
+import { quirkWarnings } from './quirks';
+import { ClawTaskYaml, splitOf } from './task-yaml';
+import { readText, resolveFixturePath, type TaskLocation } from './task-files';
+
+export type FixtureFile = { service: string; env: string; setByTask: boolean; source: string; content: string; records: number };
+
+export type ReadTask = {
+  taskId: string;
+  dir: string;
+  yamlText: string;
+  spec: ClawTaskYaml;
+  split: ReturnType<typeof splitOf>;
+  fixtures: FixtureFile[];
+  warnings: string[];
+  contentHash: string;
+};
+
+/** Errors name the file, the task and the field; the caller keeps importing the other tasks. */
+export class TaskImportError extends Error {}
+
+function parseYaml(file: string, text: string): unknown {
+  let doc;
+  try {
+    // YAML 1.1, as PyYAML safe_load reads it (15:00 → 900, §4.2); aliases capped against alias bombs.
+    doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: false });
+  } catch (err) {
+    throw new TaskImportError(`${file}: not YAML: ${(err as Error).message}`);
+  }
+  const e = doc.errors[0];
+  if (e) throw new TaskImportError(`${file}:${e.linePos?.[0]?.line ?? '?'}: not valid YAML: ${e.message.split('\n')[0]}`);
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (err) {
+    throw new TaskImportError(`${file}: ${(err as Error).message}`);
+  }
+}
+
+export function readClawTask(loc: TaskLocation): ReadTask {
+  const file = path.join(loc.dir, 'task.yaml');
+  let yamlText: string;
+  try {
+    yamlText = readText(file);
+  } catch (err) {
+    throw new TaskImportError((err as Error).message);
+  }
+  const parsed = ClawTaskYaml.safeParse(parseYaml(file, yamlText));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new TaskImportError(`${file}: field ${i.path.join('.') || '(top level)'}: ${i.message}`);
+  }
+  const spec = parsed.data;
+  const warnings = quirkWarnings(spec);
+  const fixtures: FixtureFile[] = [];
+  for (const svc of spec.services) {
+    const def = SERVICE_REGISTRY.get(svc.name);
+    if (!def) continue; // reported by quirkWarnings: not re-hosted
+    const files = [{ env: def.fixtureEnv, defaultFixture: def.defaultFixture, schema: def.recordSchema }, ...(def.extraFixtures ?? []).map((x) => ({ env: x.env, defaultFixture: x.defaultFixture, schema: x.recordSchema }))];
+    for (const f of files) {
+      const set = svc.env[f.env];
+      const rel = set ?? f.defaultFixture;
+      let abs: string;
+      try {
+        abs = resolveFixturePath(rel, loc, spec.task_id);
+      } catch (err) {
+        throw new TaskImportError(`${spec.task_id}: service ${svc.name} (${set ? f.env : `default fixture for ${f.env}`}): ${(err as Error).message}`);
+      }
+      if (!set && !rel.startsWith(`tasks/${spec.task_id}/`)) {
+        warnings.push(`service ${svc.name} sets no ${f.env}: upstream loads the default fixture ${rel}, another task's data${spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''}`);
+      }
+      fixtures.push(readFixture(abs, rel, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
+    }
+  }
+  const hash = createHash('sha256').update(yamlText);
+  for (const f of fixtures) hash.update(`\0${f.env}\0${f.content}`);
+  return { taskId: spec.task_id, dir: loc.dir, yamlText, spec, split: splitOf(spec.tags), fixtures, warnings, contentHash: hash.digest('hex') };
+}
+
+function readFixture(abs: string, rel: string, service: string, env: string, setByTask: boolean, schema: z.ZodType, taskId: string): FixtureFile {
+  let text: string;
+  try {
+    text = readText(abs);
+  } catch (err) {
+    throw new TaskImportError(`${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  const check = parseJsonText(text, rel);
+  if (!check.ok) throw new TaskImportError(`${taskId}: service ${service}: ${check.message}`);
+  const records = parsePyJson(text);
+  if (!Array.isArray(records)) throw new TaskImportError(`${taskId}: service ${service}: fixture ${rel} is not a JSON array (upstream loads one array per service)`);
+  records.forEach((r: PyValue, i) => {
+    const v = schema.safeParse(toPlain(r));
+    if (!v.success) {
+      const issue = v.error.issues[0]!;
+      throw new TaskImportError(`${taskId}: fixture ${rel}: record ${i}${idOf(r)}: field ${issue.path.join('.') || '(record)'}: ${issue.message}`);
+    }
+  });
+  return { service, env, setByTask, source: rel, content: text, records: records.length };
+}
+
+const idOf = (r: PyValue) => {
+  if (r && typeof r === 'object' && !Array.isArray(r)) {
+    const k = Object.keys(r).find((x) => x.endsWith('_id'));
+    if (k) return ` (${k} ${String((r as Record<string, PyValue>)[k])})`;
+  }
+  return '';
+};
+
+/** zod sees numbers, not PyFloat markers. */
+const toPlain = (v: PyValue): unknown => JSON.parse(JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && 'value' in x && Object.keys(x).length === 1 ? x.value : x)));

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A task folder to import and the Claw-Eval root its fixture paths resolve against (§1.1). */
+export type TaskLocation = { dir: string; root: string | null };
+
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `input` is a task folder (holds task.yaml) or a repository root holding tasks/<id>/task.yaml.
+ * A lone task folder inside a `tasks/` directory gets that directory's parent as its root.
+ */
+export function locateTasks(input: string): TaskLocation[] {
+  const abs = path.resolve(input);
+  if (!fs.existsSync(abs)) throw new Error(`${input}: no such file or folder`);
+  if (fs.existsSync(path.join(abs, 'task.yaml'))) {
+    const parent = path.dirname(abs);
+    return [{ dir: abs, root: path.basename(parent) === 'tasks' ? path.dirname(parent) : null }];
+  }
+  const tasksDir = path.join(abs, 'tasks');
+  if (fs.existsSync(tasksDir) && fs.statSync(tasksDir).isDirectory()) {
+    return fs
+      .readdirSync(tasksDir)
+      .sort()
+      .map((d) => path.join(tasksDir, d))
+      .filter((d) => fs.existsSync(path.join(d, 'task.yaml')))
+      .map((dir) => ({ dir, root: abs }));
+  }
+  throw new Error(`${input}: neither a task folder (no task.yaml) nor a Claw-Eval root (no tasks/ folder)`);
+}
+
+/** Reads a text file as strict UTF-8, refusing huge files: bad input gets a message, not a crash. */
+export function readText(file: string): string {
+  const st = fs.statSync(file);
+  if (st.size > MAX_FILE_BYTES) throw new Error(`${file}: ${st.size} bytes is over the ${MAX_FILE_BYTES}-byte limit`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(file));
+  } catch (err) {
+    if (err instanceof TypeError) throw new Error(`${file}: not valid UTF-8`);
+    throw err;
+  }
+}
+
+/**
+ * Resolves a fixture path from a service's env (root-relative upstream, §1.1). Refuses paths that
+ * escape the root. Without a root, `tasks/<own id>/…` maps onto the folder itself.
+ */
+export function resolveFixturePath(rel: string, loc: TaskLocation, taskId: string): string {
+  if (path.isAbsolute(rel)) throw new Error(`fixture path ${rel} is absolute; Claw-Eval paths are relative to the repository root`);
+  if (loc.root) {
+    const file = path.resolve(loc.root, rel);
+    if (!file.startsWith(path.resolve(loc.root) + path.sep)) throw new Error(`fixture path ${rel} escapes the root ${loc.root}`);
+    return file;
+  }
+  const own = `tasks/${taskId}/`;
+  const norm = rel.replace(/\\/g, '/');
+  if (!norm.startsWith(own)) throw new Error(`fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve it against; import the repository root instead`);
+  const file = path.resolve(loc.dir, norm.slice(own.length));
+  if (!file.startsWith(path.resolve(loc.dir) + path.sep)) throw new Error(`fixture path ${rel} escapes the task folder`);
+  return file;
+}

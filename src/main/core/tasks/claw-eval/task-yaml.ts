@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * Claw-Eval's TaskDefinition (reference/claw-eval.md §4.1) with upstream's defaults. Lenient
+ * everywhere (unknown keys kept, so re-export loses nothing) except DeterministicCheck, which
+ * upstream validates strictly.
+ */
+const DeterministicCheck = z.strictObject({
+  type: z.string(),
+  field: z.string().optional(),
+  tool_name: z.string().optional(),
+  min_calls: z.number().optional(),
+  categories: z.array(z.string()).optional(),
+  min_length: z.number().optional(),
+  patterns: z.array(z.string()).optional(),
+  // Upstream coerces keyword items to strings (YAML 1.1 turns 15:00 into 900, §4.2).
+  keywords: z.array(z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+  description: z.string().optional(),
+  rubric: z.string().optional(),
+});
+
+const Tool = z.looseObject({ name: z.string(), description: z.string().default(''), input_schema: z.record(z.string(), z.unknown()).default({}) });
+const ToolEndpoint = z.looseObject({ tool_name: z.string(), url: z.string(), method: z.string().default('POST') });
+const ServiceDef = z.looseObject({
+  name: z.string(),
+  command: z.string().default(''),
+  port: z.number().int(),
+  health_check: z.string().default(''),
+  health_check_method: z.string().default('POST'),
+  ready_timeout: z.number().default(10),
+  reset_endpoint: z.string().nullable().default(null),
+  env: z.record(z.string(), z.coerce.string()).default({}),
+});
+
+export const ClawTaskYaml = z.looseObject({
+  task_id: z.string().min(1),
+  task_name: z.string(),
+  version: z.coerce.string().default('1.0'),
+  category: z.string().default(''),
+  difficulty: z.string().default('simple'),
+  prompt: z.looseObject({ text: z.string(), language: z.string().default('zh'), attachments: z.array(z.string()).default([]) }),
+  tools: z.array(Tool).default([]),
+  tool_endpoints: z.array(ToolEndpoint).default([]),
+  environment: z.looseObject({ timeout_seconds: z.number().default(300), max_turns: z.number().default(20) }).default({ timeout_seconds: 300, max_turns: 20 }),
+  scoring_components: z.array(z.looseObject({ name: z.string(), weight: z.number(), check: DeterministicCheck })).default([]),
+  safety_checks: z.array(z.looseObject({ type: z.string(), tool_name: z.string().optional(), description: z.string().default('') })).default([]),
+  services: z.array(ServiceDef).default([]),
+  expected_actions: z.array(z.looseObject({ service: z.string(), action_key: z.string(), required: z.boolean().default(true) })).default([]),
+  judge_rubric: z.string().default(''),
+  reference_solution: z.string().default(''),
+  primary_dimensions: z.array(z.string()).default([]),
+  tags: z.array(z.string()).default([]),
+  user_agent: z
+    .looseObject({ enabled: z.boolean().default(false), persona: z.string().default(''), max_rounds: z.number().default(3), system_prompt_suffix: z.string().default('') })
+    .optional(),
+  sandbox_files: z.array(z.string()).default([]),
+});
+export type ClawTaskYaml = z.infer<typeof ClawTaskYaml>;
+
+/** Splits are tags (§5): multimodal; user_agent → multi_turn; otherwise general. */
+export function splitOf(tags: string[]): 'general' | 'multi_turn' | 'multimodal' {
+  if (tags.includes('multimodal')) return 'multimodal';
+  if (tags.includes('user_agent')) return 'multi_turn';
+  return 'general';
+}

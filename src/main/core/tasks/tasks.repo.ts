@@ -1,0 +1,77 @@
+import { TaskRow } from '../../../shared/contract/entities/task';
+import { compilePage, type ColumnMap, type PageQuery } from '../db/sql-filter';
+import { prepareCached, type Db } from '../db/sqlite';
+import type { ReadTask } from './claw-eval/read-task';
+
+export const TASK_COLUMNS: ColumnMap = {
+  task_id: { sql: 'task_id', kind: 'text' },
+  name: { sql: 'name', kind: 'text' },
+  split: { sql: 'split', kind: 'text', selective: false },
+  category: { sql: 'category', kind: 'text' },
+  difficulty: { sql: 'difficulty', kind: 'text', selective: false },
+  language: { sql: 'language', kind: 'text', selective: false },
+  services: { sql: 'services', kind: 'text' },
+  version: { sql: 'version', kind: 'number' },
+  updated_at: { sql: 'updated_at', kind: 'text' },
+};
+
+const COLS = 'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at';
+type Raw = Record<string, unknown> & { services: string; tools: string; warnings: string };
+const toRow = (r: Raw) => TaskRow.parse({ ...r, services: JSON.parse(r.services), tools: JSON.parse(r.tools), warnings: JSON.parse(r.warnings) });
+
+export function tasksRepo(db: Db) {
+  return {
+    list(q: PageQuery) {
+      const { where, orderBy } = compilePage(q, TASK_COLUMNS, 'task_id');
+      const total = (prepareCached(db, `SELECT count(*) AS n FROM tasks ${where.sql}`).get(...where.params) as { n: number }).n;
+      const rows = prepareCached(db, `SELECT ${COLS} FROM tasks ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(...where.params, q.limit, q.offset) as Raw[];
+      return { rows: rows.map(toRow), total };
+    },
+    get(taskId: string) {
+      const r = prepareCached(db, `SELECT ${COLS}, spec, source_yaml FROM tasks WHERE task_id = ?`).get(taskId) as (Raw & { spec: string; source_yaml: string }) | undefined;
+      return r ? { row: toRow(r), spec: JSON.parse(r.spec) as Record<string, unknown>, sourceYaml: r.source_yaml } : undefined;
+    },
+    fixtures(taskId: string) {
+      const rows = prepareCached(db, 'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ORDER BY rowid').all(taskId) as { service: string; fixture_env: string; set_by_task: number; source: string; content: string; records: number }[];
+      return rows.map((r) => ({ service: r.service, env: r.fixture_env, setByTask: r.set_by_task === 1, source: r.source, content: r.content, records: r.records }));
+    },
+    hashOf(taskId: string): { hash: string; version: number } | undefined {
+      const r = prepareCached(db, 'SELECT content_hash AS hash, version FROM tasks WHERE task_id = ?').get(taskId) as { hash: string; version: number } | undefined;
+      return r;
+    },
+    /** Insert or replace a task and its fixtures (inside the caller's transaction). */
+    upsertImported(t: ReadTask, version: number, now: string, createdAt: string): void {
+      prepareCached(db, 'DELETE FROM task_fixtures WHERE task_id = ?').run(t.taskId);
+      prepareCached(
+        db,
+        `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
+         VALUES (?, ?, 'imported', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, split = excluded.split, category = excluded.category, difficulty = excluded.difficulty,
+           language = excluded.language, services = excluded.services, tools = excluded.tools, warnings = excluded.warnings, version = excluded.version,
+           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, source_path = excluded.source_path, updated_at = excluded.updated_at`,
+      ).run(
+        t.taskId, t.spec.task_name, t.split, t.spec.category, t.spec.difficulty, t.spec.prompt.language,
+        JSON.stringify(t.spec.services.map((s) => s.name)), JSON.stringify(t.spec.tools.map((x) => x.name)), JSON.stringify(t.warnings),
+        version, t.contentHash, JSON.stringify(t.spec), t.yamlText, t.dir, createdAt, now,
+      );
+      const ins = prepareCached(db, 'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const f of t.fixtures) ins.run(t.taskId, f.service, f.env, f.setByTask ? 1 : 0, f.source, f.content, f.records);
+    },
+    /** Snapshot the task's current fixtures as `version` (inside the caller's transaction). */
+    recordVersion(taskId: string, version: number, hash: string, reason: string, now: string): void {
+      const fixtures = Object.fromEntries(this.fixtures(taskId).map((f) => [f.env, f.content]));
+      prepareCached(db, 'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
+    },
+    versions(taskId: string) {
+      return prepareCached(db, 'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC').all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
+    },
+    /** Replace one service's fixture text and move the task to a new version. */
+    writeFixture(taskId: string, service: string, env: string, content: string, records: number, version: number, hash: string, now: string): void {
+      prepareCached(db, 'UPDATE task_fixtures SET content = ?, records = ? WHERE task_id = ? AND service = ? AND fixture_env = ?').run(content, records, taskId, service, env);
+      prepareCached(db, 'UPDATE tasks SET version = ?, content_hash = ?, updated_at = ? WHERE task_id = ?').run(version, hash, now, taskId);
+    },
+    count(): number {
+      return (prepareCached(db, 'SELECT count(*) AS n FROM tasks').get() as { n: number }).n;
+    },
+  };
+}

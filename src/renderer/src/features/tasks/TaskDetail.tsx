@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { call, errorText, onEvent } from '../../api/client';
+import { FixtureGrid } from './FixtureGrid';
+
+type Detail = Output<'tasks.get'>;
+type Spec = {
+  prompt?: { text?: string; language?: string };
+  tools?: { name: string; description?: string }[];
+  tool_endpoints?: { tool_name: string; url: string }[];
+  scoring_components?: { name: string; weight: number; check: { type: string } }[];
+  safety_checks?: { type: string; tool_name?: string; description?: string }[];
+  expected_actions?: { service: string; action_key: string; required?: boolean }[];
+};
+
+/** A task: prompt, tools, the task.yaml's declared checks, and each service's fixture as an editable grid. */
+export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): void }) {
+  const [d, setD] = useState<Detail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<string | null>(null);
+  useEffect(() => {
+    const load = () => call('tasks.get', { taskId }).then((x) => (setD(x), setTab((s) => s ?? (x.fixtures[0] ? `${x.fixtures[0].service}/${x.fixtures[0].env}` : null))), (e) => setError(errorText(e)));
+    void load();
+    return onEvent('table.changed', ({ table }) => table === 'tasks' && void load());
+  }, [taskId]);
+  if (error) return <aside className="detail"><p className="notice notice-error">{error}</p></aside>;
+  if (!d) return <aside className="detail">Loading…</aside>;
+  const spec = d.spec as Spec;
+  const routes = new Map((spec.tool_endpoints ?? []).map((e) => [e.tool_name, new URL(e.url).pathname]));
+  return (
+    <aside className="detail" data-testid="task-detail">
+      <header className="detail-head">
+        <h2>{d.row.task_id}</h2>
+        <button className="link" onClick={onClose} aria-label="close">×</button>
+      </header>
+      <p className="hint">{d.row.name} · {d.row.split} · {d.row.category} · {d.row.difficulty} · {d.row.language} · version {d.row.version}</p>
+      <p className="hint">Checks shown here are task.yaml's declared ones; Claw-Eval grades with per-task Python graders.</p>
+      {d.row.warnings.length > 0 && (
+        <details className="warnings" open>
+          <summary>{d.row.warnings.length} import warning{d.row.warnings.length > 1 ? 's' : ''} (upstream quirks, kept as they are)</summary>
+          <ul>{d.row.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+        </details>
+      )}
+      <h3>Prompt</h3>
+      <pre className="prompt" data-testid="task-prompt">{spec.prompt?.text}</pre>
+      <h3>Tools ({spec.tools?.length ?? 0})</h3>
+      <table className="table small">
+        <tbody>{(spec.tools ?? []).map((t) => <tr key={t.name}><td><code>{t.name}</code></td><td>{routes.get(t.name) ?? <em>no endpoint</em>}</td><td>{t.description}</td></tr>)}</tbody>
+      </table>
+      <h3>Checks</h3>
+      <ul className="checks-list">
+        {(spec.scoring_components ?? []).map((c) => <li key={c.name}>{c.name} — {c.check.type}, weight {c.weight}</li>)}
+        {(spec.safety_checks ?? []).map((c, i) => <li key={`s${i}`}>safety: {c.type}{c.tool_name ? ` ${c.tool_name}` : ''} {c.description}</li>)}
+        {(spec.expected_actions ?? []).map((a) => <li key={`${a.service}.${a.action_key}`}>expected action: {a.service}.{a.action_key}{a.required === false ? ' (optional)' : ''}</li>)}
+      </ul>
+      <h3>Fixtures</h3>
+      <div className="tabs" role="tablist">
+        {d.fixtures.map((f) => {
+          const key = `${f.service}/${f.env}`;
+          const extra = d.fixtures.filter((x) => x.service === f.service).length > 1;
+          return (
+            <button key={key} role="tab" aria-selected={key === tab} className={key === tab ? 'active' : ''} onClick={() => setTab(key)}>
+              {f.service}{extra ? ` · ${f.env}` : ''} ({f.records})
+            </button>
+          );
+        })}
+      </div>
+      {(() => {
+        const f = d.fixtures.find((x) => `${x.service}/${x.env}` === tab);
+        return f ? <FixtureGrid key={tab} taskId={taskId} service={f.service} fixtureEnv={f.env} source={`${f.source}${f.setByTask ? '' : ' (default fixture: the task sets no ' + f.env + ')'}`} /> : null;
+      })()}
+    </aside>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ColDef } from 'ag-grid-community';
+import type { TaskRow } from '../../../shared/contract/entities/task';
+
+const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
+const list = (p: { value?: unknown }) => (Array.isArray(p.value) ? p.value.join(', ') : '');
+
+/** Tasks grid columns; each sortable/filterable one is indexed (migration 0003). */
+export const TASK_COLUMNS: ColDef<TaskRow>[] = [
+  { field: 'task_id', headerName: 'Task', width: 260, sort: 'asc', ...text },
+  { field: 'name', headerName: 'Name', width: 260, ...text },
+  { field: 'split', headerName: 'Split', width: 105, ...text },
+  { field: 'category', headerName: 'Category', width: 125, ...text },
+  { field: 'difficulty', headerName: 'Difficulty', width: 105, ...text },
+  { field: 'language', headerName: 'Lang', width: 80, ...text },
+  { field: 'services', headerName: 'Services', width: 220, valueFormatter: list, ...text },
+  { field: 'tools', headerName: 'Tools', width: 90, sortable: false, filter: false, valueFormatter: (p) => String(Array.isArray(p.value) ? p.value.length : '') },
+  { field: 'warnings', headerName: 'Warnings', width: 105, sortable: false, filter: false, valueFormatter: (p) => String(Array.isArray(p.value) ? p.value.length : ''), cellClass: (p) => (Array.isArray(p.value) && p.value.length ? 'cell-warn' : '') },
+  { field: 'version', headerName: 'v', width: 70, filter: 'agNumberColumnFilter' },
+];

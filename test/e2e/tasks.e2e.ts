@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cliCall, expect, test } from './fixtures';
+
+const CLAW_ROOT = path.resolve(__dirname, '../../../shared/corpora/claw-eval');
+const hasCorpus = fs.existsSync(path.join(CLAW_ROOT, 'tasks'));
+
+type Detail = { row: { version: number } };
+type FixtureRows = { rows: Record<string, string>[] };
+
+test.describe('Tasks page', () => {
+  test.skip(!hasCorpus, 'needs ../shared/corpora/claw-eval (real Claw-Eval tasks)');
+
+  test('imports the Claw-Eval corpus, shows a task and edits a fixture cell as a new version', async ({ app, server }, testInfo) => {
+    await app.getByRole('button', { name: 'Tasks' }).click();
+    await app.getByLabel('Import path').fill(CLAW_ROOT);
+    await app.getByRole('button', { name: 'Import' }).click();
+    await expect(app.getByTestId('tasks-notice')).toContainText('44 imported');
+    await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
+
+    await app.locator('.ag-row[row-id="T019zh_inventory_check"]').click();
+    const detail = app.getByTestId('task-detail');
+    await expect(detail.getByRole('heading', { name: 'T019zh_inventory_check' })).toBeVisible();
+    await expect(app.getByTestId('task-prompt')).not.toBeEmpty();
+    await expect(detail.getByText('inventory_list_products')).toBeVisible();
+
+    // A valid edit: a product's name.
+    const nameCell = app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"]');
+    await nameCell.dblclick();
+    await app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"] input').fill('Edited product');
+    await app.keyboard.press('Enter');
+    await expect(app.getByTestId('fixture-notice')).toContainText('version 2');
+    await expect(nameCell).toHaveText('Edited product');
+    const rows = await cliCall<FixtureRows>(server.workspace, 'tasks.fixtureRows', { taskId: 'T019zh_inventory_check', service: 'inventory' });
+    expect(rows.rows[0]!.name).toBe('"Edited product"');
+
+    // An invalid edit: a number cell given text that is not JSON is refused at the cell; nothing is saved.
+    const idCell = app.locator('[data-testid=fixture-grid] .ag-row[row-id="1"] [col-id="current_stock"]');
+    const before = await idCell.textContent();
+    await idCell.dblclick();
+    await app.locator('[data-testid=fixture-grid] .ag-row[row-id="1"] [col-id="current_stock"] input').fill('lots');
+    await app.keyboard.press('Enter');
+    await expect(app.getByTestId('fixture-notice')).toContainText('nothing was saved');
+    await expect(idCell).toHaveText(before!);
+    expect((await cliCall<Detail>(server.workspace, 'tasks.get', { taskId: 'T019zh_inventory_check' })).row.version).toBe(2);
+    await app.screenshot({ path: testInfo.outputPath('tasks.png') });
+  });
+
+  test('sorts and filters tasks in SQL', async ({ app, server }) => {
+    await cliCall(server.workspace, 'tasks.import', { paths: [CLAW_ROOT] });
+    await app.getByRole('button', { name: 'Tasks' }).click();
+    await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
+    await app.locator('.ag-header-cell[col-id="task_id"]').click(); // asc → desc
+    await expect(app.locator('.ag-row[row-index="0"] [col-id="task_id"]')).toHaveText('T044_service_outage_research');
+  });
+});
