@@ -3,7 +3,7 @@ import { defineService } from '../define';
 import { deepCopy, notFound, objects } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
-import { field } from '../gmail/pydatetime';
+import { field } from '../pytime/pydatetime';
 import { shiftEventTimes, eventsOn } from './events';
 
 /** reference/claw-eval.md §6.5. organizer, status, description and recurring are optional. */

@@ -1,8 +1,8 @@
 import { deepCopy } from '../lib';
 import { isObject, numeric, pyEquals, type PyObject, type PyValue } from '../pyjson';
-import { parseStamp } from '../gmail/isoformat';
-import { DAY, daysFromCivil, field, fields, fromDate, instant, plus, PyDateError, strftimeZ, timedeltaDays, US } from '../gmail/pydatetime';
-import { strptimeDate } from '../gmail/strptime';
+import { parseStamp } from '../pytime/isoformat';
+import { DAY, daysFromCivil, field, fields, fromDate, instant, plus, PyDateError, strftimeZ, timedeltaDays, US } from '../pytime/pydatetime';
+import { strptimeDate } from '../pytime/strptime';
 
 /** Python truthiness of a JSON value. */
 function truthy(v: PyValue | undefined): boolean {

@@ -3,8 +3,8 @@ import { defineService } from '../define';
 import { deepCopy, notFound, objects, project, pySlice } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
-import { parseStamp } from './isoformat';
-import { DAY, field, fromDate, instant, plus, strftimeZ, timedeltaDays } from './pydatetime';
+import { parseStamp } from '../pytime/isoformat';
+import { DAY, field, fromDate, instant, plus, strftimeZ, timedeltaDays } from '../pytime/pydatetime';
 
 /** reference/claw-eval.md §6.4. */
 const MailRecord = z.looseObject({
