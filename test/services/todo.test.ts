@@ -72,12 +72,12 @@ describe('todo service', () => {
 
   it('shares the created task with its audit record, so a later update shows there (Q15)', () => {
     const tools = ['create', 'update'].map((v) => ({ name: v, url: `http://localhost:9102/todo/tasks/${v}` }));
-    const env = new Environment({ services: [{ id: 'todo', records: FIXTURE }], tools, now: () => NOW, mode: 'fixed' });
+    const env = new Environment({ services: [{ id: 'todo', records: FIXTURE }], tools, now: () => NOW });
     const created = env.call('create', { title: 'New' });
     env.call('update', { task_id: 'todo_004', status: 'completed' });
     // What the model saw was serialised before the update; the audit holds the live object.
     expect(created.text).toContain('"status": "pending"');
-    const logged = (env.audits().todo!.calls as PyObject[])[0]!.response_body as PyObject;
+    const logged = (env.audits().todo!.calls as PyObject[])[1]!.response_body as PyObject;
     expect((logged.task as PyObject).status).toBe('completed');
   });
 

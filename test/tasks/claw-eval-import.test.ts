@@ -116,3 +116,18 @@ describe.skipIf(!hasCorpus)('bad task input gets a clear error; the other tasks 
     await core.close();
   });
 });
+
+describe.skipIf(!hasCorpus)('web search tasks (T043/T044) carry both fixture files', () => {
+  it('imports search results and pages, and the environment fetches a page', async () => {
+    const { core } = createTestCore({ seedDemo: false });
+    await ok(core, 'tasks.import', { paths: [path.join(TASKS, 'T043zh_service_outage_research')] });
+    const t = await ok(core, 'tasks.get', { taskId: 'T043zh_service_outage_research' });
+    expect(t.fixtures.map((f) => [f.service, f.env, f.setByTask])).toEqual([['web', 'WEB_SEARCH_FIXTURES', true], ['web', 'WEB_FETCH_FIXTURES', true]]);
+    const pages = await ok(core, 'tasks.fixtureRows', { taskId: 'T043zh_service_outage_research', service: 'web', fixtureEnv: 'WEB_FETCH_FIXTURES' });
+    const url = JSON.parse(pages.rows[0]!.url!) as string;
+    const r = await ok(core, 'env.replay', { taskId: 'T043zh_service_outage_research', callsJsonl: JSON.stringify({ tool: 'web_fetch', args: { url } }), clock: '2026-03-05T09:00:00Z' });
+    expect(r.dispatches[0]!.status).toBe(200);
+    expect(JSON.parse(r.dispatches[0]!.body)).toMatchObject({ url, status_code: expect.any(Number) });
+    await core.close();
+  });
+});

@@ -19,7 +19,7 @@ export type Core = {
   events: CoreEvents;
   workspacePath: string;
   /** A fresh environment of a stored task's services (for `coworkenv services serve`); undefined if no such task. */
-  taskEnvironment(taskId: string, now: () => Date): Environment | undefined;
+  taskEnvironment(taskId: string, now: () => Date, mode?: 'parity' | 'fixed'): Environment | undefined;
   close(): Promise<void>;
 };
 
@@ -70,10 +70,10 @@ export function createCore(config: CreateCoreOptions): Core {
     dispatch,
     events,
     workspacePath: file,
-    taskEnvironment(taskId, envNow) {
+    taskEnvironment(taskId, envNow, mode = 'parity') {
       const repo = tasksRepo(db);
       const t = repo.get(taskId);
-      return t ? environmentForTask({ spec: t.spec, fixtures: repo.fixtures(taskId) }, envNow) : undefined;
+      return t ? environmentForTask({ spec: t.spec, fixtures: repo.fixtures(taskId) }, envNow, { mode }) : undefined;
     },
     async close() {
       stopWatching();

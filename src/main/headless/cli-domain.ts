@@ -6,7 +6,7 @@ import type { ImportOutcome } from '../../shared/contract/entities/task';
 /** A word command that is sugar for one procedure call, with its own human-readable output. */
 export type DomainCommand = { procedure: ProcedureName; input: unknown; render(data: unknown, out: (s: string) => void): void };
 
-export type DomainOptions = { task?: string | undefined; calls?: string | undefined; clock?: string | undefined; errorRate?: string | undefined; seed?: string | undefined };
+export type DomainOptions = { task?: string | undefined; calls?: string | undefined; clock?: string | undefined; errorRate?: string | undefined; seed?: string | undefined; mode?: string | undefined };
 
 /** `tasks import <path…>` and `env replay …`; answers a usage message for a malformed one. */
 export function domainCommand(command: string, rest: string[], o: DomainOptions): DomainCommand | { usage: string } | undefined {
@@ -15,18 +15,20 @@ export function domainCommand(command: string, rest: string[], o: DomainOptions)
     return { procedure: 'tasks.import', input: { paths: rest.slice(1).map((p) => path.resolve(p)) }, render: renderImport };
   }
   if (command === 'env') {
-    if (rest[0] !== 'replay' || !o.task || !o.calls) return { usage: 'env replay --task <id> --calls <file.jsonl> [--clock <ISO instant>] [--error-rate 0..1 --seed N]' };
+    if (rest[0] !== 'replay' || !o.task || !o.calls) return { usage: 'env replay --task <id> --calls <file.jsonl> [--clock <ISO instant>] [--mode parity|fixed] [--error-rate 0..1 --seed N]' };
     const errorRate = o.errorRate === undefined ? 0 : Number(o.errorRate);
     if (!(errorRate >= 0 && errorRate <= 1)) return { usage: `--error-rate must be between 0 and 1, not "${o.errorRate}"` };
     const seed = o.seed === undefined ? 1 : Number(o.seed);
     if (!Number.isInteger(seed)) return { usage: `--seed must be an integer, not "${o.seed}"` };
+    const mode = o.mode ?? 'parity';
+    if (mode !== 'parity' && mode !== 'fixed') return { usage: `--mode must be parity or fixed, not "${o.mode}"` };
     let callsJsonl: string;
     try {
       callsJsonl = fs.readFileSync(o.calls, 'utf8');
     } catch (err) {
       return { usage: `cannot read --calls ${o.calls}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
     }
-    return { procedure: 'env.replay', input: { taskId: o.task, callsJsonl, errorRate, seed, ...(o.clock ? { clock: o.clock } : {}) }, render: renderReplay };
+    return { procedure: 'env.replay', input: { taskId: o.task, callsJsonl, errorRate, seed, mode, ...(o.clock ? { clock: o.clock } : {}) }, render: renderReplay };
   }
   return undefined;
 }
@@ -44,7 +46,10 @@ function renderImport(data: unknown, out: (s: string) => void): void {
 
 /** JSON lines in the shape of Claw-Eval's recorded goldens: one per dispatch, then {"audit": …}. Bodies keep Python's float text. */
 function renderReplay(data: unknown, out: (s: string) => void): void {
-  const d = data as { dispatches: { tool: string; status: number; isError: boolean; text: string; body: string }[]; audits: Record<string, string> };
-  for (const x of d.dispatches) out(`{"tool": ${JSON.stringify(x.tool)}, "status": ${x.status}, "body": ${x.body}, "text": ${JSON.stringify(x.text)}, "is_error": ${x.isError}}\n`);
+  const d = data as { dispatches: { tool: string; status: number; isError: boolean; text: string; body: string; repaired?: string }[]; audits: Record<string, string> };
+  for (const x of d.dispatches) {
+    const flag = x.repaired ? `, "repaired": ${JSON.stringify(x.repaired)}` : '';
+    out(`{"tool": ${JSON.stringify(x.tool)}, "status": ${x.status}, "body": ${x.body}, "text": ${JSON.stringify(x.text)}, "is_error": ${x.isError}${flag}}\n`);
+  }
   out(`{"audit": {${Object.entries(d.audits).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}}\n`);
 }

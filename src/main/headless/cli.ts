@@ -34,9 +34,9 @@ Usage:
   coworkenv call <procedure> [--input JSON | --input-file FILE]
   coworkenv serve [--port N] [--open]       the app in a browser, on 127.0.0.1 (port 7357, else a free one)
   coworkenv tasks import <path>…            import Claw-Eval task folders or a Claw-Eval root (holding tasks/)
-  coworkenv env replay --task ID --calls F [--clock ISO] [--error-rate R --seed N]
+  coworkenv env replay --task ID --calls F [--clock ISO] [--mode parity|fixed] [--error-rate R --seed N]
                                             run tool calls (JSONL) in a fresh environment; JSON lines out
-  coworkenv services serve --task ID [--port-base 9100] [--clock ISO]
+  coworkenv services serve --task ID [--port-base 9100] [--clock ISO] [--mode parity|fixed]
                                             a task's mock services over HTTP at Claw-Eval's routes and ports
 
 Global options:
@@ -62,7 +62,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       allowPositionals: true,
       options: {
         workspace: { type: 'string' }, json: { type: 'boolean' }, input: { type: 'string' }, 'input-file': { type: 'string' },
-        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, mode: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
@@ -79,7 +79,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     else for (const n of PROCEDURE_NAMES) io.stdout(`${n.padEnd(22)} ${contract[n].kind.padEnd(9)} ${contract[n].summary}\n`);
     return 0;
   }
-  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed });
+  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed, mode: v.mode });
   if (domain && 'usage' in domain) return usageError(io, json, domain.usage);
   const servingServices = command === 'services';
   if (servingServices && (rest[0] !== 'serve' || !v.task)) return usageError(io, json, 'services serve --task <id> [--port-base 9100] [--clock <ISO instant>]');
@@ -131,7 +131,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       domain.render(result.data, io.stdout);
       return 0;
     }
-    if (servingServices) return await serveServices(core, io, json, v.task!, portBase, clock);
+    if (servingServices) {
+      if (v.mode !== undefined && v.mode !== 'parity' && v.mode !== 'fixed') return usageError(io, json, `--mode must be parity or fixed, not "${v.mode}"`);
+      return await serveServices(core, io, json, v.task!, portBase, clock, v.mode === 'fixed' ? 'fixed' : 'parity');
+    }
     if (command === 'call') {
       const result = await core.dispatch(rest[0]!, input);
       const code = print(io, json, result);
@@ -198,8 +201,8 @@ async function followJob(core: Core, io: CliIo, jobId: string): Promise<number> 
 }
 
 /** `services serve`: the task's mock services on Claw-Eval's ports (shifted by --port-base) until Ctrl+C. */
-async function serveServices(core: Core, io: CliIo, json: boolean, taskId: string, portBase: number, clock: Date | undefined): Promise<number> {
-  const env = core.taskEnvironment(taskId, () => clock ?? new Date());
+async function serveServices(core: Core, io: CliIo, json: boolean, taskId: string, portBase: number, clock: Date | undefined, mode: 'parity' | 'fixed'): Promise<number> {
+  const env = core.taskEnvironment(taskId, () => clock ?? new Date(), mode);
   if (!env) return print(io, json, { ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} not found; import it first (coworkenv tasks import)` } });
   let server;
   try {

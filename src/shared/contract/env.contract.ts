@@ -16,9 +16,14 @@ export const envContract = {
       errorRate: z.number().min(0).max(1).default(0),
       /** Seed of the injection's random source, so a replay with errors is repeatable. */
       seed: z.number().int().default(1),
+      /** parity: upstream exactly, quirks included. fixed: documented repairs of broken routes and schema mismatches, flagged per call. */
+      mode: z.enum(['parity', 'fixed']).default('parity'),
     }),
     output: z.object({
-      dispatches: z.array(z.object({ tool: z.string(), status: z.number().int(), isError: z.boolean(), text: z.string(), body: PyJsonText, latencyMs: z.number(), delayMs: z.number().optional() })),
+      mode: z.enum(['parity', 'fixed']),
+      dispatches: z.array(
+        z.object({ tool: z.string(), status: z.number().int(), isError: z.boolean(), text: z.string(), body: PyJsonText, latencyMs: z.number(), delayMs: z.number().optional(), repaired: z.string().optional() }),
+      ),
       audits: z.record(z.string(), PyJsonText),
     }),
   }),

@@ -26,12 +26,12 @@ export const envHandlers = {
     const calls = parseCalls(input.callsJsonl);
     const pinned = input.clock ? new Date(input.clock) : undefined;
     const errors = input.errorRate > 0 ? { rate: input.errorRate, random: seededRandom(input.seed) } : undefined;
-    const env = environmentForTask({ spec: t.spec, fixtures: repo.fixtures(input.taskId) }, () => pinned ?? new Date(), errors);
+    const env = environmentForTask({ spec: t.spec, fixtures: repo.fixtures(input.taskId) }, () => pinned ?? new Date(), { mode: input.mode, ...(errors ? { errors } : {}) });
     const dispatches = calls.map((c) => {
       const d = env.call(c.tool, c.args);
-      return { tool: d.tool, status: d.status, isError: d.isError, text: d.text, body: dumpsPy(d.body), latencyMs: d.latencyMs, ...(d.delayMs ? { delayMs: d.delayMs } : {}) };
+      return { tool: d.tool, status: d.status, isError: d.isError, text: d.text, body: dumpsPy(d.body), latencyMs: d.latencyMs, ...(d.delayMs ? { delayMs: d.delayMs } : {}), ...(d.repaired ? { repaired: d.repaired } : {}) };
     });
     const audits = Object.fromEntries(Object.entries(env.audits()).map(([k, v]) => [k, dumpsPy(v)]));
-    return { dispatches, audits };
+    return { mode: input.mode, dispatches, audits };
   },
 } satisfies Partial<HandlerMap>;

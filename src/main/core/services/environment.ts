@@ -1,6 +1,7 @@
 import { dumpsPy, wireSnapshot, type PyObject, type PyValue } from './pyjson';
 import { responseBodyText, ServiceInstance, type ServiceResponse } from './service-instance';
 import { SERVICE_REGISTRY } from './registry';
+import { FIXED_ROUTES, repairCall, type FixedSwitch } from './fixed-mode';
 
 /** One tool call as Claw-Eval's dispatcher records it (§7.3), plus what the model is shown. */
 export type Dispatch = {
@@ -15,6 +16,8 @@ export type Dispatch = {
   latencyMs: number;
   /** Injected "slow" responses: how long upstream would have blocked (in-process calls do not sleep). */
   delayMs?: number;
+  /** Fixed mode only: the switch that repaired this call (its result is not upstream's). */
+  repaired?: FixedSwitch;
 };
 
 export type EnvironmentSpec = {
@@ -28,7 +31,11 @@ export type EnvironmentSpec = {
   /** tool name → endpoint URL, e.g. http://localhost:9100/gmail/messages. */
   tools: { name: string; url: string }[];
   now: () => Date;
-  /** Parity mode sends Claw-Eval's health probe first, whose side effect is an audit entry (Q4). */
+  /**
+   * parity (default): upstream's behaviour, quirks included. fixed: the documented repairs of
+   * fixed-mode.ts, each flagged on the dispatch. Both send Claw-Eval's health probe first, whose
+   * side effect is an audit entry (Q4) — that is run semantics, not a broken route.
+   */
   mode?: 'parity' | 'fixed';
   errors?: { rate: number; random: () => number };
 };
@@ -53,13 +60,14 @@ export class Environment {
     for (const s of spec.services) {
       const def = SERVICE_REGISTRY.get(s.id);
       if (!def) throw new Error(`unknown service "${s.id}"`);
-      const inst = new ServiceInstance(def, s.records, spec.now, s.extraRecords);
+      const fixedRoutes = spec.mode === 'fixed' ? Object.fromEntries(Object.entries(FIXED_ROUTES[s.id] ?? {}).map(([path, f]) => [path, f.route])) : {};
+      const inst = new ServiceInstance(def, s.records, spec.now, s.extraRecords, fixedRoutes);
       this.services.set(s.id, inst);
       this.byPort.set(s.port ?? def.port, inst);
       this.probes.set(inst, s.probe ?? def.probe);
     }
     this.endpoints = new Map(spec.tools.map((t) => [t.name, t.url]));
-    if ((spec.mode ?? 'parity') === 'parity') this.probe();
+    this.probe();
   }
 
   /** Claw-Eval's readiness probe: a request without a body, exempt from error injection. */
@@ -98,7 +106,20 @@ export class Environment {
     const injected = this.inject();
     if (injected && 'status' in injected) return done({ endpointUrl: url, ...injected });
     const delay = injected ? { delayMs: injected.delayMs } : {};
-    const res = this.request(port, 'POST', path, args ?? {});
+    let target = this.byPort.get(port);
+    let body0: PyValue = args ?? {};
+    let reqPath = path;
+    let repaired: { repaired: FixedSwitch } | object = {};
+    if (this.spec.mode === 'fixed') {
+      const fix = repairCall(tool, path, body0, (id) => this.services.has(id));
+      if (fix.switch) {
+        if (fix.service) target = this.services.get(fix.service);
+        reqPath = fix.path;
+        body0 = fix.args;
+        repaired = { repaired: fix.switch };
+      } else if (target && FIXED_ROUTES[target.def.id]?.[path]) repaired = { repaired: FIXED_ROUTES[target.def.id]![path]!.switch };
+    }
+    const res = target?.request('POST', reqPath, body0);
     if (!res) {
       const msg = 'All connection attempts failed';
       return done({ endpointUrl: url, status: 500, body: { error: msg }, text: `Error: ${msg}`, isError: true });
@@ -106,11 +127,11 @@ export class Environment {
     // Upstream parses the HTTP body as JSON; a plain-text 500 fails there (§7.3).
     if (res.json === undefined) {
       const msg = 'Expecting value: line 1 column 1 (char 0)';
-      return done({ endpointUrl: url, status: 500, body: { error: msg }, text: `Error: ${msg}`, isError: true, ...delay });
+      return done({ endpointUrl: url, status: 500, body: { error: msg }, text: `Error: ${msg}`, isError: true, ...delay, ...repaired });
     }
     // The body the dispatcher saw is a snapshot of what went over the wire (same as re-parsing it, 30× cheaper).
     const body = wireSnapshot(res.json);
-    return done({ endpointUrl: url, status: res.status, body, text: dumpsPy(body), isError: res.status >= 400, ...delay });
+    return done({ endpointUrl: url, status: res.status, body, text: dumpsPy(body), isError: res.status >= 400, ...delay, ...repaired });
   }
 
   /** Claw-Eval's error middleware (§6.3): off unless a rate is configured; 0.35 / 0.35 / 0.30. */

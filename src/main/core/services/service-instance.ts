@@ -1,4 +1,4 @@
-import type { RouteContext, ServiceDefinition } from './define';
+import type { Route, RouteContext, ServiceDefinition } from './define';
 import { pyIsoTimestamp } from './define';
 import { deepCopy, dumpsCompact, type PyObject, type PyValue } from './pyjson';
 import { modelDefaults, validateBody } from './request-model';
@@ -22,6 +22,8 @@ export class ServiceInstance<S = unknown> {
     private readonly now: () => Date,
     /** The records of `def.extraFixtures`, in that order; a missing file counts as empty. */
     private readonly extraRecords: PyValue[][] = [],
+    /** Fixed mode only: routes upstream lacks (fixed-mode.ts). */
+    private readonly fixedRoutes: Record<string, Route<S>> = {},
   ) {
     this.reset();
   }
@@ -51,7 +53,7 @@ export class ServiceInstance<S = unknown> {
     }
     const ctx = this.context();
     const get = this.def.getRoutes?.[path];
-    const route = this.def.routes[path];
+    const route = this.def.routes[path] ?? this.fixedRoutes[path];
     const known = route || get || path === `${prefix}/audit` || path === `${prefix}/reset`;
     if (!known) return { status: 404, json: { detail: 'Not Found' } };
     if (method === 'GET' && get) return { status: 200, json: get(ctx) };

@@ -8,7 +8,7 @@ type StoredTask = {
 };
 
 /** The environment of a stored (imported) task: its services on their declared ports, its tool endpoints. */
-export function environmentForTask(t: StoredTask, now: () => Date, errors?: EnvironmentSpec['errors']): Environment {
+export function environmentForTask(t: StoredTask, now: () => Date, o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {}): Environment {
   const services = (t.spec.services as { name: string; port: number; health_check?: string; health_check_method?: string }[] | undefined) ?? [];
   const endpoints = (t.spec.tool_endpoints as { tool_name: string; url: string }[] | undefined) ?? [];
   const fixture = (service: string, env: string) => {
@@ -17,8 +17,8 @@ export function environmentForTask(t: StoredTask, now: () => Date, errors?: Envi
   };
   return new Environment({
     now,
-    mode: 'parity',
-    ...(errors ? { errors } : {}),
+    mode: o.mode ?? 'parity',
+    ...(o.errors ? { errors: o.errors } : {}),
     services: services.flatMap((s) => {
       const def = SERVICE_REGISTRY.get(s.name);
       const records = def && fixture(s.name, def.fixtureEnv);
