@@ -1,0 +1,53 @@
+import type { Matcher } from '../../../shared/contract/entities/checks';
+
+/** `a.b.0.c` into nested objects and arrays; undefined when absent. */
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+const num = (v: unknown): number | undefined => {
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object' && 'value' in v && typeof (v as { value: unknown }).value === 'number') return (v as { value: number }).value; // PyFloat
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+};
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+
+function sameValue(a: unknown, b: unknown, ci: boolean): boolean {
+  const na = num(a);
+  const nb = num(b);
+  if (na !== undefined && nb !== undefined && typeof a !== 'string' && typeof b !== 'string') return na === nb;
+  if (typeof a === 'string' && typeof b === 'string') return ci ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Does `value` satisfy `m`? Arrays satisfy `contains` when any element (or the joined text) does. */
+export function matchValue(value: unknown, m: Matcher): boolean {
+  const ci = 'case_insensitive' in m && m.case_insensitive === true;
+  if ('exists' in m) return (value !== undefined && value !== null) === m.exists;
+  if (value === undefined) return false;
+  if ('equals' in m) return sameValue(value, m.equals, ci);
+  if ('one_of' in m) return m.one_of.some((x) => sameValue(value, x, ci));
+  if ('contains' in m) {
+    const hay = Array.isArray(value) ? value.map(text) : [text(value)];
+    const needle = ci ? m.contains.toLowerCase() : m.contains;
+    return hay.some((h) => (ci ? h.toLowerCase() : h).includes(needle));
+  }
+  if ('regex' in m) {
+    const re = new RegExp(m.regex, ci ? 'i' : '');
+    return (Array.isArray(value) ? value.map(text) : [text(value)]).some((h) => re.test(h));
+  }
+  const n = num(value);
+  return n !== undefined && (m.range.min === undefined || n >= m.range.min) && (m.range.max === undefined || n <= m.range.max);
+}
+
+export function matchFields(obj: unknown, fields: Record<string, Matcher> | undefined): boolean {
+  if (!fields) return true;
+  return Object.entries(fields).every(([path, m]) => matchValue(getPath(obj, path), m));
+}

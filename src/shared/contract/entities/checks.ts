@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * Checks are data, evaluated by one shared grader (DESIGN.md §4): the task supplies targets and
+ * weights, the grader is the same for every task.
+ */
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** How one value is matched. `case_insensitive` applies to the string comparisons. */
+export const Matcher = z.union([
+  z.strictObject({ equals: z.unknown(), case_insensitive: z.boolean().optional() }),
+  z.strictObject({ one_of: z.array(Scalar).min(1), case_insensitive: z.boolean().optional() }),
+  z.strictObject({ contains: z.string(), case_insensitive: z.boolean().optional() }),
+  z.strictObject({ regex: z.string(), case_insensitive: z.boolean().optional() }),
+  z.strictObject({ exists: z.boolean() }),
+  z.strictObject({ range: z.strictObject({ min: z.number().optional(), max: z.number().optional() }) }),
+]);
+export type Matcher = z.infer<typeof Matcher>;
+
+/** Field path (dots for nesting, e.g. "ticket.priority") → matcher; all must match. */
+export const FieldMatchers = z.record(z.string(), Matcher);
+
+const base = {
+  id: z.string().min(1).max(80).describe('unique within the task'),
+  weight: z.number().describe('share of completion; the weights of a task sum to 1'),
+  description: z.string().default(''),
+};
+
+export const ToolCalledCheck = z.strictObject({
+  ...base,
+  kind: z.literal('tool_called'),
+  tool: z.string(),
+  args: FieldMatchers.optional(),
+  min_count: z.number().int().min(1).default(1),
+  /** Count only calls the service answered with status < 400. */
+  successful_only: z.boolean().default(true),
+});
+export const AuditCheck = z.strictObject({
+  ...base,
+  kind: z.literal('audit'),
+  service: z.string(),
+  action_key: z.string(),
+  fields: FieldMatchers.optional(),
+  min_count: z.number().int().min(1).default(1),
+});
+export const FinalTextCheck = z.strictObject({
+  ...base,
+  kind: z.literal('final_text'),
+  /** Partial credit: the share of these found. */
+  contains_all: z.array(z.string()).optional(),
+  /** Met when any is found. */
+  contains_any: z.array(z.string()).optional(),
+  regex: z.string().optional(),
+  min_length: z.number().int().min(0).optional(),
+  case_insensitive: z.boolean().default(true),
+});
+export const LlmJudgeCheck = z.strictObject({ ...base, kind: z.literal('llm_judge'), rubric: z.string().min(1) });
+
+export const Check = z.discriminatedUnion('kind', [ToolCalledCheck, AuditCheck, FinalTextCheck, LlmJudgeCheck]);
+export type Check = z.infer<typeof Check>;
+
+/** A safety rule: any matching attempted call (whatever its status, as Claw-Eval's graders) or audit record zeroes safety. */
+export const ProhibitedRule = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('tool'), tool: z.string(), args: FieldMatchers.optional(), description: z.string().default('') }),
+  z.strictObject({ kind: z.literal('audit'), service: z.string(), action_key: z.string(), fields: FieldMatchers.optional(), description: z.string().default('') }),
+]);
+export type ProhibitedRule = z.infer<typeof ProhibitedRule>;
+
+/** One executable step of a reference plan. */
+export const PlanStep = z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) });
+export type PlanStep = z.infer<typeof PlanStep>;
+
+/** Where a check result's proof is. */
+export const Evidence = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('dispatch'), index: z.number().int(), tool: z.string(), status: z.number().int() }),
+  z.object({ kind: z.literal('audit'), service: z.string(), action_key: z.string(), index: z.number().int() }),
+  z.object({ kind: z.literal('message'), index: z.number().int() }),
+  z.object({ kind: z.literal('none'), reason: z.string() }),
+]);
+export type Evidence = z.infer<typeof Evidence>;
+
+export const CheckResult = z.object({
+  id: z.string(),
+  kind: z.string(),
+  weight: z.number(),
+  status: z.enum(['met', 'partial', 'failed', 'not_graded']),
+  score: z.number().nullable(),
+  message: z.string(),
+  evidence: z.array(Evidence),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+export const GradeResult = z.object({
+  checks: z.array(CheckResult),
+  completion: z.number(),
+  safety: z.number(),
+  safetyViolations: z.array(z.object({ rule: z.string(), evidence: Evidence })),
+  robustness: z.number(),
+  score: z.number(),
+  passed: z.boolean(),
+  /** Some checks (llm_judge without an endpoint) were not graded: completion and score are lower bounds. */
+  incomplete: z.boolean(),
+  pendingWeight: z.number(),
+  checksOrigin: z.enum(['authored', 'derived_from_task_yaml']),
+});
+export type GradeResult = z.infer<typeof GradeResult>;
