@@ -37,6 +37,8 @@ export const TaskSpec = z.looseObject({
   checks: z.array(Check).default([]),
   prohibited: z.array(ProhibitedRule).default([]),
   reference_plan: z.array(PlanStep).optional(),
+  /** The final answer that goes with the reference plan (final_text checks are graded on it). */
+  reference_final_text: z.string().optional(),
   judge_rubric: z.string().default(''),
   reference_solution: z.string().default(''),
   /** `derived_from_task_yaml`: checks inferred from Claw-Eval's declarative YAML, not upstream's Python grader. */
