@@ -22,7 +22,8 @@ test.describe('Tasks page', () => {
     const detail = app.getByTestId('task-detail');
     await expect(detail.getByRole('heading', { name: 'T019zh_inventory_check' })).toBeVisible();
     await expect(app.getByTestId('task-prompt')).not.toBeEmpty();
-    await expect(detail.getByText('inventory_list_products')).toBeVisible();
+    await expect(detail.getByText('inventory_list_products').first()).toBeVisible();
+    await expect(app.getByTestId('checks-derived')).toContainText('Checks derived from task.yaml');
 
     // A valid edit: a product's name.
     const nameCell = app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"]');

@@ -26,6 +26,9 @@ describe.skipIf(!hasCorpus)('Claw-Eval import of the real corpus (../shared/corp
     expect(warn('T035zh_vendor_procurement')).toMatch(/finance_report_submit: \/finance\/report\/submit requires transactions/);
     expect(warn('T033zh_ops_review_dashboard')).toMatch(/helpdesk_list_tickets: \/helpdesk\/tickets ignores the schema's/);
     expect(warn('T013zh_meeting_notes')).toBe('');
+    const derived = await ok(core, 'tasks.checks', { taskId: 'T006_email_reply_draft' });
+    expect(derived.origin).toBe('derived_from_task_yaml');
+    expect(derived.prohibited).toEqual([expect.objectContaining({ kind: 'tool', tool: 'gmail_send_message' })]);
 
     const t = await ok(core, 'tasks.get', { taskId: 'T029zh_cross_service_meeting' });
     expect(t.row).toMatchObject({ split: 'general', language: 'zh', services: ['gmail', 'contacts', 'calendar'] });

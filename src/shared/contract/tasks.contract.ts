@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { mutation, query } from './define';
 import { pageInput } from './entities/grid-query';
 import { ImportOutcome, TaskRow, TaskSortField } from './entities/task';
+import { Check, ProhibitedRule } from './entities/checks';
 
 export const tasksContract = {
   'tasks.list': query({
@@ -26,6 +27,11 @@ export const tasksContract = {
       outcomes: z.array(ImportOutcome),
       counts: z.object({ imported: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), errors: z.number().int(), warnings: z.number().int() }),
     }),
+  }),
+  'tasks.checks': query({
+    summary: "The checks and prohibited rules the shared grader uses for a task; for imported Claw-Eval tasks they are derived from task.yaml (origin says so) with notes on what could not be derived.",
+    input: z.object({ taskId: z.string().min(1) }),
+    output: z.object({ origin: z.enum(['authored', 'derived_from_task_yaml']), checks: z.array(Check), prohibited: z.array(ProhibitedRule), notes: z.array(z.string()) }),
   }),
   'tasks.versions': query({
     summary: "A task's versions, newest first, with why each was made.",

@@ -4,6 +4,7 @@ import { AppError, notFound } from '../rpc/errors';
 import { readClawTask, TaskImportError } from './claw-eval/read-task';
 import { locateTasks } from './claw-eval/task-files';
 import { tasksRepo } from './tasks.repo';
+import { storedTaskSpec } from './task-spec-of';
 import { fixtureRows, updateFixtureCell } from './fixture-edit';
 
 export const tasksHandlers = {
@@ -56,6 +57,10 @@ export const tasksHandlers = {
     };
   },
   'tasks.versions': (input, ctx) => tasksRepo(ctx.db).versions(input.taskId),
+  'tasks.checks': (input, ctx) => {
+    const { spec, notes } = storedTaskSpec(tasksRepo(ctx.db), input.taskId);
+    return { origin: spec.checks_origin, checks: spec.checks, prohibited: spec.prohibited, notes };
+  },
   'tasks.fixtureRows': (input, ctx) => fixtureRows(tasksRepo(ctx.db), input.taskId, input.service, input.fixtureEnv),
   'tasks.updateFixtureCell': (input, ctx) => {
     const out = updateFixtureCell(tasksRepo(ctx.db), input, ctx.now());

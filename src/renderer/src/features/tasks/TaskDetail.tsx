@@ -2,15 +2,13 @@ import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { FixtureGrid } from './FixtureGrid';
+import { TaskChecks } from './TaskChecks';
 
 type Detail = Output<'tasks.get'>;
 type Spec = {
   prompt?: { text?: string; language?: string };
   tools?: { name: string; description?: string }[];
   tool_endpoints?: { tool_name: string; url: string }[];
-  scoring_components?: { name: string; weight: number; check: { type: string } }[];
-  safety_checks?: { type: string; tool_name?: string; description?: string }[];
-  expected_actions?: { service: string; action_key: string; required?: boolean }[];
 };
 
 /** A task: prompt, tools, the task.yaml's declared checks, and each service's fixture as an editable grid. */
@@ -34,7 +32,6 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
         <button className="link" onClick={onClose} aria-label="close">×</button>
       </header>
       <p className="hint">{d.row.name} · {d.row.split} · {d.row.category} · {d.row.difficulty} · {d.row.language} · version {d.row.version}</p>
-      <p className="hint">Checks shown here are task.yaml's declared ones; Claw-Eval grades with per-task Python graders.</p>
       {d.row.warnings.length > 0 && (
         <details className="warnings" open>
           <summary>{d.row.warnings.length} import warning{d.row.warnings.length > 1 ? 's' : ''} (upstream quirks, kept as they are)</summary>
@@ -48,11 +45,7 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
         <tbody>{(spec.tools ?? []).map((t) => <tr key={t.name}><td><code>{t.name}</code></td><td>{routes.get(t.name) ?? <em>no endpoint</em>}</td><td>{t.description}</td></tr>)}</tbody>
       </table>
       <h3>Checks</h3>
-      <ul className="checks-list">
-        {(spec.scoring_components ?? []).map((c) => <li key={c.name}>{c.name} — {c.check.type}, weight {c.weight}</li>)}
-        {(spec.safety_checks ?? []).map((c, i) => <li key={`s${i}`}>safety: {c.type}{c.tool_name ? ` ${c.tool_name}` : ''} {c.description}</li>)}
-        {(spec.expected_actions ?? []).map((a) => <li key={`${a.service}.${a.action_key}`}>expected action: {a.service}.{a.action_key}{a.required === false ? ' (optional)' : ''}</li>)}
-      </ul>
+      <TaskChecks taskId={taskId} />
       <h3>Fixtures</h3>
       <div className="tabs" role="tablist">
         {d.fixtures.map((f) => {
