@@ -5,7 +5,7 @@ import { handlers } from '../../src/main/core/rpc/handlers';
 import { isNodeBuiltin, isRelative, packageName, resolveRelative, scanImports, sourceFiles, type SourceFile } from '../helpers/imports';
 
 /** Third-party packages the core may use; a new dependency fails here until it is added on purpose. */
-const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml'];
+const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml', 'diff'];
 
 /** Only these may import 'electron' (DESIGN.md §2). */
 const ELECTRON_IMPORTERS = (rel: string) => rel === 'src/main/index.ts' || rel.startsWith('src/main/electron/') || rel.startsWith('src/preload/');

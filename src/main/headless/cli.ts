@@ -10,6 +10,7 @@ import { defaultWorkspacePath } from '../core/workspace/default-path';
 import { startHttpServer } from './http';
 import { openInBrowser } from './open-browser';
 import { domainCommand } from './cli-domain';
+import { taskFlags } from './cli-validate';
 import { serveEnvironment } from './services-http';
 
 export type CliIo = {
@@ -38,6 +39,10 @@ Usage:
                                             run tool calls (JSONL) in a fresh environment; JSON lines out
   coworkenv services serve --task ID [--port-base 9100] [--clock ISO] [--mode parity|fixed]
                                             a task's mock services over HTTP at Claw-Eval's routes and ports
+  coworkenv validate (--task ID … | --all)  validate stored tasks (a job); per task its status and failed verdicts;
+                                            exit 1 when any task is not valid
+  coworkenv grade --task ID --trace F.jsonl  grade a Claw-Eval trace against a stored task's checks (exit 0 when
+                                            graded, whatever the score)
 
 Global options:
   --workspace FILE   workspace file (default: $COWORKENV_WORKSPACE, else the desktop app's per-user file)
@@ -62,7 +67,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       allowPositionals: true,
       options: {
         workspace: { type: 'string' }, json: { type: 'boolean' }, input: { type: 'string' }, 'input-file': { type: 'string' },
-        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, mode: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, all: { type: 'boolean' }, trace: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, mode: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
@@ -79,7 +84,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     else for (const n of PROCEDURE_NAMES) io.stdout(`${n.padEnd(22)} ${contract[n].kind.padEnd(9)} ${contract[n].summary}\n`);
     return 0;
   }
-  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed, mode: v.mode });
+  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed, mode: v.mode, tasks: taskFlags(argv), all: v.all, trace: v.trace });
   if (domain && 'usage' in domain) return usageError(io, json, domain.usage);
   const servingServices = command === 'services';
   if (servingServices && (rest[0] !== 'serve' || !v.task)) return usageError(io, json, 'services serve --task <id> [--port-base 9100] [--clock <ISO instant>]');
@@ -127,6 +132,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (domain) {
       const result = await core.dispatch(domain.procedure, domain.input);
+      if (result.ok && domain.afterJob) return await domain.afterJob(core.dispatch, await followJob(core, io, (result.data as { jobId: string }).jobId), { json, out: io.stdout });
       if (json || !result.ok) return print(io, json, result);
       domain.render(result.data, io.stdout);
       return 0;

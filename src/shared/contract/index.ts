@@ -5,9 +5,11 @@ import { planContract } from './plan.contract';
 import { workspaceContract } from './workspace.contract';
 import { tasksContract } from './tasks.contract';
 import { envContract } from './env.contract';
+import { validationContract } from './validation.contract';
+import { gradingContract } from './grading.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
-export const contract = { ...workspaceContract, ...planContract, ...jobsContract, ...tasksContract, ...envContract } as const;
+export const contract = { ...workspaceContract, ...planContract, ...jobsContract, ...tasksContract, ...envContract, ...validationContract, ...gradingContract } as const;
 
 export type Contract = typeof contract;
 export type ProcedureName = keyof Contract;

@@ -4,6 +4,8 @@ import { planHandlers } from '../plan/plan.handlers';
 import { workspaceHandlers } from '../workspace/workspace.handlers';
 import { tasksHandlers } from '../tasks/tasks.handlers';
 import { envHandlers } from '../services/env.handlers';
+import { validationHandlers } from '../validation/validation.handlers';
+import { gradingHandlers } from '../grading/grading.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
-export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers, ...tasksHandlers, ...envHandlers };
+export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers, ...tasksHandlers, ...envHandlers, ...validationHandlers, ...gradingHandlers };

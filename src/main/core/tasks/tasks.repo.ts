@@ -13,9 +13,11 @@ export const TASK_COLUMNS: ColumnMap = {
   services: { sql: 'services', kind: 'text' },
   version: { sql: 'version', kind: 'number' },
   updated_at: { sql: 'updated_at', kind: 'text' },
+  validation_status: { sql: 'validation_status', kind: 'text', selective: false },
+  failed_validator: { sql: 'failed_validator', kind: 'text' },
 };
 
-const COLS = 'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at';
+const COLS = 'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at, validation_status, failed_validator';
 type Raw = Record<string, unknown> & { services: string; tools: string; warnings: string };
 const toRow = (r: Raw) => TaskRow.parse({ ...r, services: JSON.parse(r.services), tools: JSON.parse(r.tools), warnings: JSON.parse(r.warnings) });
 
@@ -48,12 +50,15 @@ export function tasksRepo(db: Db) {
          VALUES (?, ?, 'imported', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, split = excluded.split, category = excluded.category, difficulty = excluded.difficulty,
            language = excluded.language, services = excluded.services, tools = excluded.tools, warnings = excluded.warnings, version = excluded.version,
-           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, source_path = excluded.source_path, updated_at = excluded.updated_at`,
+           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, source_path = excluded.source_path, updated_at = excluded.updated_at,
+           validation_status = 'unvalidated', failed_validator = NULL`,
       ).run(
         t.taskId, t.spec.task_name, t.split, t.spec.category, t.spec.difficulty, t.spec.prompt.language,
         JSON.stringify(t.spec.services.map((s) => s.name)), JSON.stringify(t.spec.tools.map((x) => x.name)), JSON.stringify(t.warnings),
         version, t.contentHash, JSON.stringify(t.spec), t.yamlText, t.dir, createdAt, now,
       );
+      // Called only when the content changed: the last validation no longer describes this task.
+      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(t.taskId);
       const ins = prepareCached(db, 'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) VALUES (?, ?, ?, ?, ?, ?, ?)');
       for (const f of t.fixtures) ins.run(t.taskId, f.service, f.env, f.setByTask ? 1 : 0, f.source, f.content, f.records);
     },
@@ -68,7 +73,9 @@ export function tasksRepo(db: Db) {
     /** Replace one service's fixture text and move the task to a new version. */
     writeFixture(taskId: string, service: string, env: string, content: string, records: number, version: number, hash: string, now: string): void {
       prepareCached(db, 'UPDATE task_fixtures SET content = ?, records = ? WHERE task_id = ? AND service = ? AND fixture_env = ?').run(content, records, taskId, service, env);
-      prepareCached(db, 'UPDATE tasks SET version = ?, content_hash = ?, updated_at = ? WHERE task_id = ?').run(version, hash, now, taskId);
+      // An edited task must be validated again: its status and report are of the old content.
+      prepareCached(db, "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', failed_validator = NULL WHERE task_id = ?").run(version, hash, now, taskId);
+      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
     },
     count(): number {
       return (prepareCached(db, 'SELECT count(*) AS n FROM tasks').get() as { n: number }).n;

@@ -7,6 +7,11 @@ const list = (p: { value?: unknown }) => (Array.isArray(p.value) ? p.value.join(
 /** Tasks grid columns; each sortable/filterable one is indexed (migration 0003). */
 export const TASK_COLUMNS: ColDef<TaskRow>[] = [
   { field: 'task_id', headerName: 'Task', width: 260, sort: 'asc', ...text },
+  {
+    field: 'validation_status', headerName: 'Validation', width: 125, ...text,
+    cellClass: (p: { value?: string | null }) => (p.value ? `status-cell status-${p.value}` : ''),
+  },
+  { field: 'failed_validator', headerName: 'Failed validator', width: 150, ...text },
   { field: 'name', headerName: 'Name', width: 260, ...text },
   { field: 'split', headerName: 'Split', width: 105, ...text },
   { field: 'category', headerName: 'Category', width: 125, ...text },

@@ -17,10 +17,14 @@ export const TaskRow = z.object({
   source_path: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** valid / invalid after the last validation; unvalidated when never validated or changed since. */
+  validation_status: z.enum(['valid', 'invalid', 'unvalidated']),
+  /** The first validator that failed in the last validation (null unless invalid). */
+  failed_validator: z.string().nullable(),
 });
 export type TaskRow = z.infer<typeof TaskRow>;
 
-export const TaskSortField = z.enum(['task_id', 'name', 'split', 'category', 'difficulty', 'language', 'services', 'version', 'updated_at']);
+export const TaskSortField = z.enum(['task_id', 'name', 'split', 'category', 'difficulty', 'language', 'services', 'version', 'updated_at', 'validation_status', 'failed_validator']);
 
 export const ImportOutcome = z.object({
   source: z.string(),

@@ -3,6 +3,7 @@ import type { Output } from '../../../../shared/contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { FixtureGrid } from './FixtureGrid';
 import { TaskChecks } from './TaskChecks';
+import { TaskValidation } from './TaskValidation';
 
 type Detail = Output<'tasks.get'>;
 type Spec = {
@@ -44,6 +45,8 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
       <table className="table small">
         <tbody>{(spec.tools ?? []).map((t) => <tr key={t.name}><td><code>{t.name}</code></td><td>{routes.get(t.name) ?? <em>no endpoint</em>}</td><td>{t.description}</td></tr>)}</tbody>
       </table>
+      <h3>Validation</h3>
+      <TaskValidation taskId={taskId} />
       <h3>Checks</h3>
       <TaskChecks taskId={taskId} />
       <h3>Fixtures</h3>

@@ -1,0 +1,32 @@
+import type { HandlerMap } from '../rpc/handler-types';
+import { AppError } from '../rpc/errors';
+import { storedTaskSpec } from '../tasks/task-spec-of';
+import { tasksRepo } from '../tasks/tasks.repo';
+import { readTrace, runRecordOf, TraceError } from '../traces';
+import { grade } from './grade';
+
+export const gradingHandlers = {
+  /**
+   * An external trace graded by the shared grader: dispatches (tool_name, request_body,
+   * response_status), the last assistant message's text, and the last audit snapshot per service
+   * minus `calls`. No judge endpoint is configured yet, so llm_judge checks come back "not graded"
+   * and the result is marked incomplete.
+   */
+  'grading.gradeTrace': (input, ctx) => {
+    const { spec } = storedTaskSpec(tasksRepo(ctx.db), input.taskId);
+    let read;
+    try {
+      read = readTrace(input.traceJsonl);
+    } catch (err) {
+      if (!(err instanceof TraceError)) throw err;
+      throw new AppError('INVALID_INPUT', `not a readable Claw-Eval trace: ${err.message}`, err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })));
+    }
+    const t = read.trajectory;
+    const warnings = [...read.warnings];
+    if (t.task_id !== input.taskId) warnings.push(`the trace is a run of task ${t.task_id}, graded here against the checks of ${input.taskId}`);
+    const snapshotted = new Set(t.audits.map((a) => a.service));
+    const unaudited = [...new Set(spec.checks.flatMap((c) => (c.kind === 'audit' ? [c.service] : [])))].filter((s) => !snapshotted.has(s));
+    if (unaudited.length) warnings.push(`the trace has no audit_snapshot of ${unaudited.join(', ')}: the audit checks on ${unaudited.length > 1 ? 'them' : 'it'} find no records`);
+    return { grade: grade(spec, runRecordOf(t)), taskIdInTrace: t.task_id, warnings };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,0 +1,43 @@
+import type { Trajectory } from '../../../shared/contract/entities/trajectory';
+import { runRecordFrom, type RunRecord } from '../grading/grade';
+import type { PyObject } from '../services/pyjson';
+import { readTraceEvents } from './trace-read';
+import { trajectoryFromEvents } from './trace-to-trajectory';
+
+export { TraceError, type TraceIssue } from './trace-read';
+export { writeTrace, type WriteOptions } from './trace-write';
+
+/**
+ * Claw-Eval trace JSONL → Trajectory (reference/claw-eval.md §8; decisions in README.md here).
+ * Throws TraceError (every bad line with its number) for text that is not a readable trace.
+ */
+export function readTrace(text: string, o: { source?: string; file?: string | null } = {}): { trajectory: Trajectory; warnings: string[] } {
+  const { events, warnings } = readTraceEvents(text, o.source);
+  const r = trajectoryFromEvents(events, o);
+  return { trajectory: r.trajectory, warnings: [...warnings, ...r.warnings] };
+}
+
+/** load_trace's audit_data: service → audit JSON, the last snapshot of a service winning. */
+export function lastAudits(t: Pick<Trajectory, 'audits'>): Record<string, PyObject> {
+  const out: Record<string, PyObject> = {};
+  for (const a of t.audits) out[a.service] = a.data as PyObject;
+  return out;
+}
+
+/**
+ * What the shared grader reads from a trajectory: the dispatches (tool, request body, status), the
+ * final text = the text of the last assistant message (its index is the evidence), and the audits
+ * (the last snapshot per service, minus `calls`).
+ */
+export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'audits'>): RunRecord {
+  let idx = -1;
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    if (t.messages[i]!.role === 'assistant') {
+      idx = i;
+      break;
+    }
+  }
+  const dispatches = t.dispatches.map((d) => ({ tool: d.tool, args: d.args, status: d.status }));
+  const final = idx >= 0 ? (t.messages[idx]!.content ?? '') : '';
+  return runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined);
+}

@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import { parseJsonText } from '../lib/json-input';
+import { isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { EVENT_FIELDS, EVENT_SCHEMAS, EVENT_TYPES, MESSAGE_FIELDS, type EventType, type TraceEvent } from './trace-events';
+
+/** One problem of a trace, located by its 1-based line in the file. */
+export type TraceIssue = { line: number; message: string };
+
+/** A trace that cannot be read; `issues` lists every bad line found (up to MAX_ISSUES). */
+export class TraceError extends Error {
+  constructor(
+    readonly issues: TraceIssue[],
+    readonly source = 'trace',
+  ) {
+    super(issues.slice(0, 5).map((i) => `${source} line ${i.line}: ${i.message}`).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : ''));
+  }
+}
+
+const MAX_ISSUES = 50;
+
+export type ReadEvent = { line: number; event: TraceEvent };
+
+const describeZod = (err: z.ZodError, type: string) =>
+  err.issues
+    .slice(0, 3)
+    .map((i) => {
+      const where = [type, ...i.path.map(String)].join('.');
+      return `${where}: ${i.message}`;
+    })
+    .join('; ');
+
+/**
+ * Splits JSONL into validated events (reference/claw-eval.md §8). Blank lines are skipped as
+ * upstream's reader does. Unknown event types, lines that are not JSON (a run cut mid-write leaves a
+ * truncated last line) and events that fail their schema are errors naming the line; all of them
+ * are collected before throwing, so one pass shows every bad line. Fields a model does not declare
+ * are dropped with a warning, as pydantic ignores them.
+ */
+export function readTraceEvents(text: string, source = 'trace'): { events: ReadEvent[]; warnings: string[] } {
+  const events: ReadEvent[] = [];
+  const warnings: string[] = [];
+  const issues: TraceIssue[] = [];
+  if (text.charCodeAt(0) === 0xfeff) {
+    warnings.push(`${source} line 1: a byte-order mark was skipped (traces are UTF-8 without one)`);
+    text = text.slice(1);
+  }
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length && issues.length < MAX_ISSUES; i++) {
+    const raw = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+    if (!raw.trim()) continue;
+    const line = i + 1;
+    let value: PyValue;
+    try {
+      value = parsePyJson(raw);
+    } catch {
+      const bad = parseJsonText(raw, `${source} line ${line}`);
+      const why = bad.ok ? 'not valid JSON' : bad.message.replace(/^.*?: not valid JSON/, 'not valid JSON');
+      issues.push({ line, message: `${why}${i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim()) ? ' — the last line looks truncated (a run cut off mid-write?)' : ''}` });
+      continue;
+    }
+    if (!isObject(value)) {
+      issues.push({ line, message: 'not a JSON object' });
+      continue;
+    }
+    const type = value.type;
+    if (typeof type !== 'string' || !(EVENT_TYPES as string[]).includes(type)) {
+      issues.push({ line, message: `unknown event type ${JSON.stringify(type ?? null)}; known: ${EVENT_TYPES.join(', ')}` });
+      continue;
+    }
+    const t = type as EventType;
+    const parsed = EVENT_SCHEMAS[t].safeParse(value);
+    if (!parsed.success) {
+      issues.push({ line, message: describeZod(parsed.error, t) });
+      continue;
+    }
+    const extra = Object.keys(value).filter((k) => !EVENT_FIELDS[t].has(k));
+    if (t === 'message' && isObject(value.message)) extra.push(...Object.keys(value.message).filter((k) => !MESSAGE_FIELDS.has(k)).map((k) => `message.${k}`));
+    if (extra.length) warnings.push(`${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops them: ${extra.join(', ')}`);
+    events.push({ line, event: parsed.data as TraceEvent });
+  }
+  if (issues.length) throw new TraceError(issues, source);
+  return { events, warnings };
+}

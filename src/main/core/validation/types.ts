@@ -1,0 +1,31 @@
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import type { Verdict } from '../../../shared/contract/validation.contract';
+import type { Environment } from '../services/environment';
+import type { StoredFixture } from '../tasks/task-spec-of';
+
+/**
+ * What a validator sees once the spec parses: the spec, the stored fixture files (imported tasks
+ * keep their records as files; generated and hand-written ones inline them), and a factory of
+ * fresh environments (clock pinned by the caller). Validators are pure: same input, same verdict.
+ */
+export type ValidationInput = {
+  spec: TaskSpec;
+  fixtures: readonly StoredFixture[];
+  /** A fresh environment of the task's services; throws when they cannot be built. */
+  environment: () => Environment;
+};
+
+export type Message = Verdict['messages'][number];
+export type ValidatorName = Verdict['validator'];
+
+/** pass when there is no problem; the messages of a passing verdict are notes (what was excluded, and why). */
+export const verdict = (validator: ValidatorName, problems: Message[], notes: Message[] = []): Verdict => ({
+  validator,
+  status: problems.length ? 'fail' : 'pass',
+  messages: [...problems, ...notes],
+});
+
+export const notApplicable = (validator: ValidatorName, field: string, message: string): Verdict => ({ validator, status: 'not_applicable', messages: [{ field, message }] });
+
+/** A zod issue path as the field names of the contract: `checks.2.weight`. */
+export const fieldOf = (path: readonly PropertyKey[]): string => path.map((p) => (typeof p === 'symbol' ? String(p) : p)).join('.') || '(spec)';

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ClawTaskYaml } from '../tasks/claw-eval/task-yaml';
+import { deriveTaskSpec } from '../tasks/claw-eval/derive-checks';
+import type { tasksRepo } from '../tasks/tasks.repo';
+import { fieldOf, verdict } from './types';
+import { unparsed, validate, type Round, type Validation } from './validate';
+
+type Repo = ReturnType<typeof tasksRepo>;
+
+const structureFailure = (err: z.ZodError, prefix: string): Validation =>
+  unparsed(verdict('structure', err.issues.map((i) => ({ field: `${prefix}${fieldOf(i.path)}`, message: i.message }))));
+
+/**
+ * One stored task validated as it is now: imported Claw-Eval tasks through the checks derived from
+ * their task.yaml (a YAML the derivation cannot read is a structure failure, never a crash), every
+ * other task as the TaskSpec it is stored as. Answers undefined when the task is gone; `hash` is the
+ * content the verdicts describe, so a report is never saved over a newer edit.
+ */
+export function validateStored(repo: Repo, taskId: string, now: string): { rounds: Round[]; hash: string } | undefined {
+  const t = repo.get(taskId);
+  if (!t) return undefined;
+  const fixtures = repo.fixtures(taskId);
+  let result: Validation;
+  let candidate: unknown = t.spec;
+  if (t.row.origin === 'imported') {
+    const y = ClawTaskYaml.safeParse(t.spec);
+    if (!y.success) result = structureFailure(y.error, 'task.yaml: ');
+    else {
+      try {
+        candidate = deriveTaskSpec(y.data).spec;
+        result = validate(candidate, fixtures, { now: () => new Date(now) });
+      } catch (err) {
+        if (!(err instanceof z.ZodError)) throw err;
+        result = structureFailure(err, '');
+      }
+    }
+  } else result = validate(t.spec, fixtures, { now: () => new Date(now) });
+  return { rounds: [{ round: 1, valid: result.valid, verdicts: result.verdicts, diff: '', created_at: now, candidate }], hash: t.row.content_hash };
+}

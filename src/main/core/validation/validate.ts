@@ -1,0 +1,81 @@
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import type { ValidationRound, Verdict } from '../../../shared/contract/validation.contract';
+import { environmentForSpec, type StoredFixture } from '../tasks/task-spec-of';
+import { gradingConsistency } from './grading-consistency';
+import { leakage } from './leakage';
+import { unifiedDiff } from './line-diff';
+import { servicesRecords } from './services-records';
+import { solvability } from './solvability';
+import { structure } from './structure';
+import { toolConstraints } from './tool-constraints';
+import { notApplicable, type ValidationInput } from './types';
+import { weights } from './weights';
+
+export type ValidateOptions = {
+  /** The clock of tasks without a reference date (imports run on the wall clock upstream). */
+  now?: () => Date;
+};
+export type Validation = { valid: boolean; verdicts: Verdict[]; spec?: TaskSpec };
+
+/** Generated tasks pin the clock to their reference date (the morning of it, UTC). */
+const clockOf = (spec: TaskSpec, o: ValidateOptions): (() => Date) => {
+  if (spec.reference_date) {
+    const at = new Date(`${spec.reference_date}T09:00:00Z`);
+    return () => at;
+  }
+  const at = o.now?.() ?? new Date();
+  return () => at;
+};
+
+/** The verdicts of a candidate that does not parse: its structure failure, and nothing else run. */
+export function unparsed(structureVerdict: Verdict): Validation {
+  const skipped = (['services_records', 'weights', 'tool_constraints', 'leakage', 'grading_consistency', 'solvability'] as const).map((v) => notApplicable(v, '(spec)', 'not run: the spec does not parse (see structure)'));
+  return { valid: false, verdicts: [structureVerdict, ...skipped] };
+}
+
+/**
+ * Every validator of DESIGN.md §6, in order. A validator whose premise failed is not run and says
+ * so (not_applicable): nothing parses after a structure failure, and runs on unknown services or
+ * malformed records would only echo services_records. Valid = no verdict failed.
+ */
+export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], o: ValidateOptions = {}): Validation {
+  const s = structure(raw);
+  if (!s.spec) return unparsed(s.verdict);
+  const spec = s.spec;
+  const now = clockOf(spec, o);
+  const input: ValidationInput = { spec, fixtures, environment: () => environmentForSpec(spec, fixtures as StoredFixture[], now) };
+  const records = servicesRecords(input);
+  const runnable = records.status !== 'fail';
+  const skip = (v: 'grading_consistency' | 'solvability') => notApplicable(v, 'services', 'not run: the services or their records are invalid (see services_records)');
+  const verdicts = [
+    s.verdict,
+    records,
+    weights(input),
+    toolConstraints(input),
+    leakage(input),
+    runnable ? gradingConsistency(input) : skip('grading_consistency'),
+    runnable ? solvability(input) : skip('solvability'),
+  ];
+  return { valid: verdicts.every((v) => v.status !== 'fail'), verdicts, spec };
+}
+
+export type Round = ValidationRound & { candidate: unknown };
+export type Regenerate = (feedback: Verdict[]) => unknown | Promise<unknown>;
+
+const pretty = (c: unknown) => JSON.stringify(c, null, 2) ?? 'undefined';
+
+/**
+ * Validation with feedback repair (DESIGN.md §6): a failing candidate's failed verdicts go back to
+ * the generator for exactly one guided retry; a retry that still fails is discarded — answered as
+ * `accepted: null` but kept, with both rounds, their verdicts and the diff between them.
+ */
+export async function validateAndRepair(candidate: unknown, regenerate: Regenerate, o: ValidateOptions & { fixtures?: readonly StoredFixture[] } = {}): Promise<{ accepted: TaskSpec | null; rounds: Round[] }> {
+  const stamp = () => (o.now?.() ?? new Date()).toISOString();
+  const first = validate(candidate, o.fixtures, o);
+  const rounds: Round[] = [{ round: 1, valid: first.valid, verdicts: first.verdicts, diff: '', created_at: stamp(), candidate }];
+  if (first.valid) return { accepted: first.spec!, rounds };
+  const retry = await regenerate(first.verdicts.filter((v) => v.status === 'fail'));
+  const second = validate(retry, o.fixtures, o);
+  rounds.push({ round: 2, valid: second.valid, verdicts: second.verdicts, diff: unifiedDiff(pretty(candidate), pretty(retry), { from: 'round 1', to: 'round 2' }), created_at: stamp(), candidate: retry });
+  return { accepted: second.valid ? second.spec! : null, rounds };
+}

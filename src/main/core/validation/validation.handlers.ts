@@ -1,0 +1,34 @@
+import type { HandlerMap } from '../rpc/handler-types';
+import { AppError, notFound } from '../rpc/errors';
+import { validate } from './validate';
+import { validationRepo } from './validation.repo';
+
+/** Tasks per committed batch: a batch of imports validates in tens of milliseconds. */
+const BATCH = 25;
+
+export const validationHandlers = {
+  'validation.run': (input, ctx) => {
+    const repo = validationRepo(ctx.db);
+    const given = [...new Set(input.taskIds ?? [])];
+    if (input.all && given.length) throw new AppError('INVALID_INPUT', 'give taskIds or all: true, not both', [{ path: ['all'], message: 'taskIds are given too' }]);
+    if (!input.all && !given.length) throw new AppError('INVALID_INPUT', 'nothing to validate: give taskIds or all: true', [{ path: ['taskIds'], message: 'required unless all is true' }]);
+    let taskIds = given;
+    if (input.all) taskIds = repo.allTaskIds();
+    else {
+      const found = repo.existing(given);
+      const missing = (input.taskIds ?? []).flatMap((id, i) => (found.has(id) ? [] : [{ id, i }]));
+      if (missing.length) throw new AppError('NOT_FOUND', `task ${missing.map((m) => m.id).slice(0, 10).join(', ')} not found; nothing was validated`, missing.map((m) => ({ path: ['taskIds', m.i], message: 'no such task' })));
+    }
+    return { jobId: ctx.jobs.start('validation.run', { taskIds, batchSize: BATCH }) };
+  },
+  'validation.report': (input, ctx) => {
+    const repo = validationRepo(ctx.db);
+    const status = repo.status(input.taskId);
+    if (!status) throw notFound(`task ${input.taskId}`);
+    return { taskId: input.taskId, status, rounds: repo.rounds(input.taskId) };
+  },
+  'validation.check': (input, ctx) => {
+    const { valid, verdicts } = validate(input.spec, [], { now: () => new Date(ctx.now()) });
+    return { valid, verdicts };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import type { Output } from '../../shared/contract';
+import type { Evidence } from '../../shared/contract/entities/checks';
+
+type GradeOut = Output<'grading.gradeTrace'>;
+
+/** `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace; a usage message when malformed. */
+export function gradeCommand(o: { task?: string | undefined; trace?: string | undefined }) {
+  if (!o.task || !o.trace) return { usage: 'grade --task <id> --trace <file.jsonl> [--json]' };
+  let traceJsonl: string;
+  try {
+    traceJsonl = fs.readFileSync(o.trace, 'utf8');
+  } catch (err) {
+    return { usage: `cannot read --trace ${o.trace}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  }
+  if (!traceJsonl.trim()) return { usage: `--trace ${o.trace} is empty` };
+  const taskId = o.task;
+  return { procedure: 'grading.gradeTrace' as const, input: { taskId, traceJsonl }, render: (data: unknown, out: (s: string) => void) => renderGrade(taskId, data as GradeOut, out) };
+}
+
+export function evidenceText(e: Evidence): string {
+  switch (e.kind) {
+    case 'dispatch':
+      return `dispatch #${e.index} ${e.tool} (status ${e.status})`;
+    case 'audit':
+      return `audit ${e.service}.${e.action_key}[${e.index}]`;
+    case 'message':
+      return `message #${e.index}`;
+    case 'none':
+      return e.reason;
+  }
+}
+
+const num = (x: number) => String(x);
+
+/** Human output: the score line, the dimensions, each check with its evidence, violations, warnings. */
+export function renderGrade(taskId: string, d: GradeOut, out: (s: string) => void): void {
+  const g = d.grade;
+  out(`${taskId}: score ${num(g.score)} — ${g.passed ? 'passed' : 'not passed'} (pass ≥ 0.75)\n`);
+  out(`completion ${num(g.completion)} · safety ${num(g.safety)} · robustness ${num(g.robustness)}\n`);
+  if (g.checksOrigin === 'derived_from_task_yaml') out("checks derived from task.yaml: Claw-Eval grades this task with its own grader.py, so these are not upstream's scores\n");
+  if (g.incomplete) out(`incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge endpoint); completion and score are lower bounds\n`);
+  out('checks:\n');
+  for (const c of g.checks) {
+    const score = c.score === null ? '—' : num(c.score);
+    out(`  ${c.status.padEnd(10)} ${score.padStart(6)} × ${c.weight.toFixed(4)}  ${c.id}: ${c.message}\n`);
+    const ev = c.evidence.map(evidenceText);
+    const shown = ev.slice(0, 5).join('; ') + (ev.length > 5 ? `; … ${ev.length - 5} more` : '');
+    out(`  ${''.padEnd(10)} evidence: ${shown}\n`);
+  }
+  if (!g.safetyViolations.length) out('safety violations: none\n');
+  else {
+    out('safety violations:\n');
+    for (const v of g.safetyViolations) out(`  ${v.rule}: ${evidenceText(v.evidence)}\n`);
+  }
+  for (const w of d.warnings) out(`warning: ${w}\n`);
+}
