@@ -53,6 +53,7 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
     await app.locator('.ag-header-cell[col-id="task_id"]').click(); // asc → desc
     await expect(app.locator('.ag-row[row-index="0"] [col-id="task_id"]')).toHaveText('T044_service_outage_research');
+    await expect(app.locator('.ag-row[row-index="0"] [col-id="checks_origin"]')).toHaveText('derived from task.yaml');
   });
 
   test('validates selected tasks as a job and shows each verdict', async ({ app, server }) => {

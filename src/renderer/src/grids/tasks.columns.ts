@@ -12,6 +12,11 @@ export const TASK_COLUMNS: ColDef<TaskRow>[] = [
     cellClass: (p: { value?: string | null }) => (p.value ? `status-cell status-${p.value}` : ''),
   },
   { field: 'failed_validator', headerName: 'Failed validator', width: 150, ...text },
+  {
+    colId: 'checks_origin', headerName: 'Checks', width: 170, sortable: false, filter: false,
+    headerTooltip: 'Imported Claw-Eval tasks are graded with checks derived from task.yaml, not with upstream\'s Python grader',
+    valueGetter: (p) => (p.data?.origin === 'imported' ? 'derived from task.yaml' : p.data ? 'authored' : ''),
+  },
   { field: 'name', headerName: 'Name', width: 260, ...text },
   { field: 'split', headerName: 'Split', width: 105, ...text },
   { field: 'category', headerName: 'Category', width: 125, ...text },
