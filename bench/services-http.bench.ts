@@ -19,7 +19,7 @@ import { responseBodyText } from '../src/main/core/services/service-instance';
 import { serveEnvironment, type ServicesServer } from '../src/main/headless/services-http';
 import { emit, header, ms, rate, ratio, table, type Stats } from './lib/harness';
 import { buildEnv, hasGoldens, kindOf, oneCallPerTool, readTask, timeCalls, unusable, type Call, type ClawTask } from './lib/claw-tasks';
-import type { ServiceLoadOptions, ServiceLoadResult } from './lib/services-load';
+import type { LoadOptions as ServiceLoadOptions, LoadResult as ServiceLoadResult } from './lib/http-load';
 
 const BENCH = 'services-http';
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
@@ -33,7 +33,7 @@ const TASKS = ['T019zh_inventory_check', 'T011zh_expense_report', 'T017zh_ticket
 /** The HTTP client in a second process: its own event loop, as Claw-Eval's Python client would be. */
 function loadInChild(o: ServiceLoadOptions): Promise<ServiceLoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, 'lib/services-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(path.join(__dirname, 'lib/http-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (m: ServiceLoadResult | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`http client exited with ${code}`)));

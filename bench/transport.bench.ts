@@ -91,7 +91,10 @@ async function main() {
       if (!probe.ok) throw new Error(`${name} failed: ${probe.error.message}`);
       const parsed = contract[name].input.parse(input);
       const handler = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
-      const load: LoadOptions = { url: server.url, token: server.token, name, input, calls: CALLS, warmup: Math.ceil(CALLS / 10), concurrency: CONCURRENCY };
+      const load: LoadOptions = {
+        url: `${server.url}/rpc/${encodeURIComponent(name)}`, headers: { authorization: `Bearer ${server.token}` }, body: JSON.stringify(input),
+        calls: CALLS, warmup: Math.ceil(CALLS / 10), concurrency: CONCURRENCY,
+      };
 
       const rows: Row[] = [];
       rows.push({ how: 'direct handler call (baseline)', ...(await throughput(() => handler(parsed, ctx), CALLS)) });

@@ -1,28 +1,26 @@
 /**
- * HTTP load generator for the transport benchmark: `concurrency` requests in flight over
- * keep-alive connections, POST /rpc/:name with the bearer token. Runs in-process (runLoad) or as
- * a forked child (this file as the fork's entry), so client and server need not share one event loop.
+ * HTTP load generator for the transport and services-http benchmarks: `concurrency` POSTs of one
+ * JSON body to one URL in flight over keep-alive connections. Runs in-process (runLoad) or as a
+ * forked child (this file as the fork's entry), so client and server need not share one event loop.
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { stats, type Stats } from './harness';
 
-export type LoadOptions = { url: string; token: string; name: string; input: unknown; calls: number; warmup: number; concurrency: number };
+/** `url` is the full target (e.g. http://127.0.0.1:7357/rpc/plan.get); `body` the JSON text sent. */
+export type LoadOptions = { url: string; headers?: Record<string, string>; body: string; calls: number; warmup: number; concurrency: number };
 export type LoadResult = { callsPerSec: number; lat: Stats; errors: number };
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
-  const { hostname, port } = new URL(o.url);
-  const body = Buffer.from(JSON.stringify(o.input));
+  const { hostname, port, pathname } = new URL(o.url);
+  const body = Buffer.from(o.body);
   let errors = 0;
 
   const call = () =>
     new Promise<void>((resolve, reject) => {
       const req = http.request(
-        {
-          agent, hostname, port, method: 'POST', path: `/rpc/${encodeURIComponent(o.name)}`,
-          headers: { authorization: `Bearer ${o.token}`, 'content-type': 'application/json', 'content-length': body.length },
-        },
+        { agent, hostname, port, method: 'POST', path: pathname, headers: { ...o.headers, 'content-type': 'application/json', 'content-length': body.length } },
         (res) => {
           if (res.statusCode !== 200) errors++;
           res.resume(); // drain: the envelope is not inspected here, only its status

@@ -2,6 +2,7 @@
  * Benchmark workspaces: a core on a temp file, optionally filled with N varied slots written in
  * one transaction through the slots repo (the same INSERT the app and the grid job use).
  */
+import { seededRandom } from '../../src/main/core/services/lib';
 import path from 'node:path';
 import { createCore, type Core } from '../../src/main/core';
 import { slotsRepo, type NewSlot } from '../../src/main/core/db/repos/slots.repo';
@@ -18,17 +19,8 @@ const FAMILIES = [
 ];
 const CATEGORIES = ['communication', 'scheduling', 'finance', 'support', 'operations', 'knowledge', 'sales', 'admin', 'safety', 'research', 'hr', 'it'];
 
-/** Deterministic PRNG (mulberry32), so every run benchmarks the same data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG, so every run benchmarks the same data (the core's own seeded source). */
+export const prng = seededRandom;
 
 const pick = <T>(rnd: () => number, list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
 

@@ -6,6 +6,7 @@ import { Environment } from '../../src/main/core/services/environment';
 import { dumpsPy, PyFloat, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 
 const NOW = new Date('2026-03-05T09:00:00Z');
 const TS = '2026-03-05T09:00:00+00:00';
@@ -15,14 +16,6 @@ const FIXTURE: PyValue[] = [
   { integration_id: 'INT-003', name: 'S3', service: 'aws_s3', status: 'active', last_verified: '2026-02-20T08:00:00Z', monthly_calls: 890000, error_rate: 0 },
 ];
 const TASKS = path.join(CLAW_ROOT, 'tasks');
-/** Every fixture file of the service in the corpus, tasks/<task>/fixtures/<svc>/ (none in a bare clone). */
-const fixtureFiles = (svc: string) =>
-  fs.existsSync(TASKS)
-    ? fs.readdirSync(TASKS).flatMap((t) => {
-        const d = path.join(TASKS, t, 'fixtures', svc);
-        return fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)) : [];
-      })
-    : [];
 const make = () => new ServiceInstance(configService, FIXTURE, () => NOW);
 type Svc = ReturnType<typeof make>;
 const post = (s: Svc, p: string, body?: PyValue) => s.request('POST', p, body);

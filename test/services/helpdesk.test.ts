@@ -6,6 +6,7 @@ import { Environment } from '../../src/main/core/services/environment';
 import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 
 const NOW = new Date('2026-03-05T09:00:00Z');
 const ticket = (id: string, status: string, extra: PyObject = {}): PyObject => ({
@@ -138,11 +139,3 @@ describe('helpdesk: record schema', () => {
   });
 });
 
-function fixtureFiles(id: string): string[] {
-  const tasks = path.join(CLAW_ROOT, 'tasks');
-  return fs
-    .readdirSync(tasks)
-    .map((t) => path.join(tasks, t, 'fixtures', id))
-    .filter((d) => fs.existsSync(d))
-    .flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)));
-}

@@ -6,6 +6,7 @@ import { inventoryService } from '../../src/main/core/services/inventory/invento
 import { dumpsPy, parsePyJson, PyFloat, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 
 const NOW = new Date('2026-03-05T09:00:00.250Z');
 // The two record styles upstream fixtures use, with Python floats kept as floats.
@@ -100,11 +101,3 @@ describe('inventory: record schema', () => {
   });
 });
 
-function fixtureFiles(id: string): string[] {
-  const tasks = path.join(CLAW_ROOT, 'tasks');
-  return fs
-    .readdirSync(tasks)
-    .map((t) => path.join(tasks, t, 'fixtures', id))
-    .filter((d) => fs.existsSync(d))
-    .flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)));
-}

@@ -6,6 +6,7 @@ import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/mai
 import { rssService } from '../../src/main/core/services/rss/rss.service';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 
 const NOW = new Date('2026-03-05T09:00:00Z');
 const article = (n: number, source: string, category: string): PyObject => ({
@@ -134,11 +135,3 @@ describe('rss: record schema', () => {
   });
 });
 
-function fixtureFiles(id: string): string[] {
-  const tasks = path.join(CLAW_ROOT, 'tasks');
-  return fs
-    .readdirSync(tasks)
-    .map((t) => path.join(tasks, t, 'fixtures', id))
-    .filter((d) => fs.existsSync(d))
-    .flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)));
-}

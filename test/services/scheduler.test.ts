@@ -6,6 +6,7 @@ import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/servic
 import { schedulerService } from '../../src/main/core/services/scheduler/scheduler.service';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 
 const NOW = new Date('2026-03-05T09:00:00Z');
 const TS = '2026-03-05T09:00:00+00:00';
@@ -16,14 +17,6 @@ const FIXTURE: PyValue[] = [
   { job_id: 'JOB-003', name: 'log_cleanup', cron_expression: '0 3 * * *', enabled: false, last_status: 'success', last_run: '2026-02-15T03:00:00+08:00', next_run: null, tags: ['logs'] },
 ];
 const TASKS = path.join(CLAW_ROOT, 'tasks');
-/** Every fixture file of the service in the corpus, tasks/<task>/fixtures/<svc>/ (none in a bare clone). */
-const fixtureFiles = (svc: string) =>
-  fs.existsSync(TASKS)
-    ? fs.readdirSync(TASKS).flatMap((t) => {
-        const d = path.join(TASKS, t, 'fixtures', svc);
-        return fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)) : [];
-      })
-    : [];
 const make = () => new ServiceInstance(schedulerService, FIXTURE, () => NOW);
 type Svc = ReturnType<typeof make>;
 const post = (s: Svc, p: string, body?: PyValue) => s.request('POST', p, body);
