@@ -4,6 +4,7 @@ import type { ProcedureName } from '../../shared/contract';
 import type { ImportOutcome } from '../../shared/contract/entities/task';
 import { validateCommand, type ValidateCommand } from './cli-validate';
 import { gradeCommand } from './cli-grade';
+import { tracesCommand, type RunCommand } from './cli-traces';
 
 /** A word command that is sugar for one procedure call, with its own human-readable output. */
 export type DomainCommand = {
@@ -12,14 +13,17 @@ export type DomainCommand = {
   render(data: unknown, out: (s: string) => void): void;
   /** A job command: the CLI waits for the job, then this prints and answers the exit code. */
   afterJob?: ValidateCommand['afterJob'];
+  /** A command of several calls (one per file): it makes them, prints, and answers the exit code. */
+  run?: RunCommand;
 };
 
-export type DomainOptions = { task?: string | undefined; calls?: string | undefined; clock?: string | undefined; errorRate?: string | undefined; seed?: string | undefined; mode?: string | undefined; tasks?: string[]; all?: boolean | undefined; trace?: string | undefined };
+export type DomainOptions = { task?: string | undefined; calls?: string | undefined; clock?: string | undefined; errorRate?: string | undefined; seed?: string | undefined; mode?: string | undefined; tasks?: string[]; all?: boolean | undefined; trace?: string | undefined; id?: string | undefined };
 
 /** `tasks import <path…>` and `env replay …`; answers a usage message for a malformed one. */
 export function domainCommand(command: string, rest: string[], o: DomainOptions): DomainCommand | { usage: string } | undefined {
   if (command === 'validate') return validateCommand(rest, { tasks: o.tasks ?? [], all: o.all ?? false });
   if (command === 'grade') return gradeCommand({ task: o.task, trace: o.trace });
+  if (command === 'traces') return tracesCommand(rest, { task: o.task, id: o.id });
   if (command === 'tasks') {
     if (rest[0] !== 'import' || rest.length < 2) return { usage: 'tasks import <task folder | Claw-Eval root>…' };
     return { procedure: 'tasks.import', input: { paths: rest.slice(1).map((p) => path.resolve(p)) }, render: renderImport };

@@ -43,6 +43,9 @@ Usage:
                                             exit 1 when any task is not valid
   coworkenv grade --task ID --trace F.jsonl  grade a Claw-Eval trace against a stored task's checks (exit 0 when
                                             graded, whatever the score)
+  coworkenv traces import F.jsonl… [--task ID]  store Claw-Eval traces as trajectories, graded when the task is in
+                                            the workspace; the same trace twice is a duplicate (exit 1: a file refused)
+  coworkenv traces export --id N            a stored trajectory's trace, byte-identical to the imported file
 
 Global options:
   --workspace FILE   workspace file (default: $COWORKENV_WORKSPACE, else the desktop app's per-user file)
@@ -67,7 +70,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       allowPositionals: true,
       options: {
         workspace: { type: 'string' }, json: { type: 'boolean' }, input: { type: 'string' }, 'input-file': { type: 'string' },
-        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, all: { type: 'boolean' }, trace: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, mode: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' }, open: { type: 'boolean' }, task: { type: 'string' }, all: { type: 'boolean' }, trace: { type: 'string' }, id: { type: 'string' }, calls: { type: 'string' }, clock: { type: 'string' }, 'port-base': { type: 'string' }, 'error-rate': { type: 'string' }, seed: { type: 'string' }, mode: { type: 'string' }, empty: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
@@ -84,7 +87,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     else for (const n of PROCEDURE_NAMES) io.stdout(`${n.padEnd(22)} ${contract[n].kind.padEnd(9)} ${contract[n].summary}\n`);
     return 0;
   }
-  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed, mode: v.mode, tasks: taskFlags(argv), all: v.all, trace: v.trace });
+  const domain = domainCommand(command, rest, { task: v.task, calls: v.calls, clock: v.clock, errorRate: v['error-rate'], seed: v.seed, mode: v.mode, tasks: taskFlags(argv), all: v.all, trace: v.trace, id: v.id });
   if (domain && 'usage' in domain) return usageError(io, json, domain.usage);
   const servingServices = command === 'services';
   if (servingServices && (rest[0] !== 'serve' || !v.task)) return usageError(io, json, 'services serve --task <id> [--port-base 9100] [--clock <ISO instant>]');
@@ -131,6 +134,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (isNew) io.stderr(`coworkenv: created workspace ${workspacePath}${v.empty ? '' : ' with the demo coverage plan'}\n`);
   try {
     if (domain) {
+      if (domain.run) return await domain.run(core.dispatch, { json, out: io.stdout, err: io.stderr });
       const result = await core.dispatch(domain.procedure, domain.input);
       if (result.ok && domain.afterJob) return await domain.afterJob(core.dispatch, await followJob(core, io, (result.data as { jobId: string }).jobId), { json, out: io.stdout });
       if (json || !result.ok) return print(io, json, result);

@@ -1,3 +1,6 @@
+import type { GradeResult } from '../../../shared/contract/entities/checks';
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { HandlerMap } from '../rpc/handler-types';
 import { AppError } from '../rpc/errors';
 import { storedTaskSpec } from '../tasks/task-spec-of';
@@ -22,11 +25,17 @@ export const gradingHandlers = {
       throw new AppError('INVALID_INPUT', `not a readable Claw-Eval trace: ${err.message}`, err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })));
     }
     const t = read.trajectory;
-    const warnings = [...read.warnings];
-    if (t.task_id !== input.taskId) warnings.push(`the trace is a run of task ${t.task_id}, graded here against the checks of ${input.taskId}`);
-    const snapshotted = new Set(t.audits.map((a) => a.service));
-    const unaudited = [...new Set(spec.checks.flatMap((c) => (c.kind === 'audit' ? [c.service] : [])))].filter((s) => !snapshotted.has(s));
-    if (unaudited.length) warnings.push(`the trace has no audit_snapshot of ${unaudited.join(', ')}: the audit checks on ${unaudited.length > 1 ? 'them' : 'it'} find no records`);
-    return { grade: grade(spec, runRecordOf(t)), taskIdInTrace: t.task_id, warnings };
+    const g = gradeTrajectory(spec, t, input.taskId);
+    return { grade: g.grade, taskIdInTrace: t.task_id, warnings: [...read.warnings, ...g.warnings] };
   },
 } satisfies Partial<HandlerMap>;
+
+/** A read trace graded against `spec` (stored as `taskId`), with what makes the grade less telling than it looks. */
+export function gradeTrajectory(spec: TaskSpec, t: Trajectory, taskId: string): { grade: GradeResult; warnings: string[] } {
+  const warnings: string[] = [];
+  if (t.task_id !== taskId) warnings.push(`the trace is a run of task ${t.task_id}, graded here against the checks of ${taskId}`);
+  const snapshotted = new Set(t.audits.map((a) => a.service));
+  const unaudited = [...new Set(spec.checks.flatMap((c) => (c.kind === 'audit' ? [c.service] : [])))].filter((s) => !snapshotted.has(s));
+  if (unaudited.length) warnings.push(`the trace has no audit_snapshot of ${unaudited.join(', ')}: the audit checks on ${unaudited.length > 1 ? 'them' : 'it'} find no records`);
+  return { grade: grade(spec, runRecordOf(t)), warnings };
+}

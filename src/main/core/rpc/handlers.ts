@@ -6,6 +6,7 @@ import { tasksHandlers } from '../tasks/tasks.handlers';
 import { envHandlers } from '../services/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
+import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
-export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers, ...tasksHandlers, ...envHandlers, ...validationHandlers, ...gradingHandlers };
+export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers, ...tasksHandlers, ...envHandlers, ...validationHandlers, ...gradingHandlers, ...trajectoriesHandlers };
