@@ -32,3 +32,37 @@ describe.skipIf(!hasCorpus)("Claw-Eval's error injection (reference §6.3)", () 
     await core.close();
   });
 });
+
+describe.skipIf(!hasCorpus)('error injection over HTTP (services serve --error-rate)', () => {
+  it('answers 429 with Retry-After and 500 with upstream bodies, exempts audit and the probe header, audits nothing injected', async () => {
+    const { serveEnvironment } = await import('../../src/main/headless/services-http');
+    const { core } = createTestCore({ seedDemo: false });
+    await ok(core, 'tasks.import', { paths: [path.join(CLAW_ROOT, 'tasks/T011zh_expense_report')] });
+    const now = new Date('2026-03-05T09:00:00Z');
+    const env = core.taskEnvironment('T011zh_expense_report', () => now)!;
+    // A scripted random source at rate 0.5: per request "inject?" (< 0.5) then "which kind" — 429, then 500, then none.
+    const script = [0, 0.1, 0, 0.5, 0.9];
+    const base = 21000 + Math.floor(Math.random() * 20000);
+    const server = await serveEnvironment(env, base, { rate: 0.5, random: () => script.shift() ?? 0.9 });
+    const url = `http://127.0.0.1:${server.ports.finance}`;
+    const post = (p: string, headers: Record<string, string> = {}) => fetch(`${url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"transaction_id": "txn_001"}' });
+    try {
+      const limited = await post('/finance/transactions/get');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('2');
+      expect(await limited.json()).toEqual({ error: 'rate_limit_exceeded', message: 'Too many requests. Please retry after a short delay.', retry_after_seconds: 2 });
+      const failed = await post('/finance/transactions/get');
+      expect([failed.status, await failed.json()]).toEqual([500, { error: 'internal_server_error', message: 'An unexpected error occurred. Please try again.' }]);
+      const probe = await post('/finance/transactions/get', { 'x-health-check': '1' });
+      expect(probe.status).toBe(200); // the probe header bypasses injection without consuming the script
+      const real = await post('/finance/transactions/get');
+      expect(real.status).toBe(200);
+      const audit = (await (await fetch(`${url}/finance/audit`)).json()) as { calls: { endpoint: string }[] };
+      // the parity probe at start, the header-exempt call and the one real call; no injected error.
+      expect(audit.calls.map((c) => c.endpoint)).toEqual(['/finance/transactions', '/finance/transactions/get', '/finance/transactions/get']);
+    } finally {
+      await server.close();
+      await core.close();
+    }
+  });
+});

@@ -12,6 +12,8 @@ import { openInBrowser } from './open-browser';
 import { domainCommand } from './cli-domain';
 import { taskFlags } from './cli-validate';
 import { serveEnvironment } from './services-http';
+import { seededRandom } from '../core/services/lib';
+import type { ErrorInjection } from '../core/services/error-injection';
 
 export type CliIo = {
   stdout: (s: string) => void;
@@ -37,7 +39,7 @@ Usage:
   coworkenv tasks import <path>…            import Claw-Eval task folders or a Claw-Eval root (holding tasks/)
   coworkenv env replay --task ID --calls F [--clock ISO] [--mode parity|fixed] [--error-rate R --seed N]
                                             run tool calls (JSONL) in a fresh environment; JSON lines out
-  coworkenv services serve --task ID [--port-base 9100] [--clock ISO] [--mode parity|fixed]
+  coworkenv services serve --task ID [--port-base 9100] [--clock ISO] [--mode parity|fixed] [--error-rate R --seed N]
                                             a task's mock services over HTTP at Claw-Eval's routes and ports
   coworkenv validate (--task ID … | --all)  validate stored tasks (a job); per task its status and failed verdicts;
                                             exit 1 when any task is not valid
@@ -143,7 +145,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     if (servingServices) {
       if (v.mode !== undefined && v.mode !== 'parity' && v.mode !== 'fixed') return usageError(io, json, `--mode must be parity or fixed, not "${v.mode}"`);
-      return await serveServices(core, io, json, v.task!, portBase, clock, v.mode === 'fixed' ? 'fixed' : 'parity');
+      const rate = v['error-rate'] === undefined ? 0 : Number(v['error-rate']);
+      if (!(rate >= 0 && rate <= 1)) return usageError(io, json, `--error-rate must be between 0 and 1, not "${v['error-rate']}"`);
+      const errors = rate > 0 ? { rate, random: seededRandom(v.seed === undefined ? 1 : Number(v.seed)) } : undefined;
+      return await serveServices(core, io, json, v.task!, portBase, clock, v.mode === 'fixed' ? 'fixed' : 'parity', errors);
     }
     if (command === 'call') {
       const result = await core.dispatch(rest[0]!, input);
@@ -211,12 +216,12 @@ async function followJob(core: Core, io: CliIo, jobId: string): Promise<number> 
 }
 
 /** `services serve`: the task's mock services on Claw-Eval's ports (shifted by --port-base) until Ctrl+C. */
-async function serveServices(core: Core, io: CliIo, json: boolean, taskId: string, portBase: number, clock: Date | undefined, mode: 'parity' | 'fixed'): Promise<number> {
+async function serveServices(core: Core, io: CliIo, json: boolean, taskId: string, portBase: number, clock: Date | undefined, mode: 'parity' | 'fixed', errors?: ErrorInjection): Promise<number> {
   const env = core.taskEnvironment(taskId, () => clock ?? new Date(), mode);
   if (!env) return print(io, json, { ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} not found; import it first (coworkenv tasks import)` } });
   let server;
   try {
-    server = await serveEnvironment(env, portBase);
+    server = await serveEnvironment(env, portBase, errors);
   } catch (err) {
     return print(io, json, { ok: false, error: { code: 'BAD_REQUEST', message: `cannot listen: ${(err as Error).message}; choose another --port-base` } });
   }

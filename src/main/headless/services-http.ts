@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Environment } from '../core/services/environment';
-import { parsePyJson, type PyValue } from '../core/services/pyjson';
+import { dumpsCompact, parsePyJson, type PyValue } from '../core/services/pyjson';
+import { decideInjection, exemptFromInjection, type ErrorInjection } from '../core/services/error-injection';
 import { responseBodyText } from '../core/services/service-instance';
 
 export type ServicesServer = { ports: Record<string, number>; close(): Promise<void> };
@@ -11,7 +12,7 @@ export type ServicesServer = { ports: Record<string, number>; close(): Promise<v
  * port shifted by `portBase - 9100`, answering exactly what the in-process call answers (the
  * same ServiceInstance.request), so Claw-Eval's own runner or any harness can use them.
  */
-export async function serveEnvironment(env: Environment, portBase = 9100): Promise<ServicesServer> {
+export async function serveEnvironment(env: Environment, portBase = 9100, errors?: ErrorInjection): Promise<ServicesServer> {
   const servers: http.Server[] = [];
   const ports: Record<string, number> = {};
   for (const [id, inst] of env.services) {
@@ -34,9 +35,18 @@ export async function serveEnvironment(env: Environment, portBase = 9100): Promi
           }
         }
         const path = (req.url ?? '/').split('?')[0]!;
-        const r = inst.request(req.method ?? 'GET', path, body);
-        res.writeHead(r.status, { 'content-type': r.json !== undefined ? 'application/json' : 'text/plain; charset=utf-8', ...r.headers });
-        res.end(responseBodyText(r));
+        const method = req.method ?? 'GET';
+        const answer = () => {
+          const r = inst.request(method, path, body);
+          res.writeHead(r.status, { 'content-type': r.json !== undefined ? 'application/json' : 'text/plain; charset=utf-8', ...r.headers });
+          res.end(responseBodyText(r));
+        };
+        // Claw-Eval's error middleware: injected errors never reach the handler (not audited).
+        const injected = exemptFromInjection(method, path, req.headers) ? undefined : decideInjection(errors);
+        if (!injected) return answer();
+        if ('delayMs' in injected) return void setTimeout(answer, injected.delayMs);
+        res.writeHead(injected.status, { 'content-type': 'application/json', ...injected.headers });
+        res.end(dumpsCompact(injected.body));
       });
     });
     server.keepAliveTimeout = 5_000;

@@ -2,6 +2,7 @@ import { dumpsPy, wireSnapshot, type PyObject, type PyValue } from './pyjson';
 import { responseBodyText, ServiceInstance, type ServiceResponse } from './service-instance';
 import { SERVICE_REGISTRY } from './registry';
 import { FIXED_ROUTES, repairCall, type FixedSwitch } from './fixed-mode';
+import { decideInjection, type ErrorInjection } from './error-injection';
 
 /** One tool call as Claw-Eval's dispatcher records it (§7.3), plus what the model is shown. */
 export type Dispatch = {
@@ -37,7 +38,7 @@ export type EnvironmentSpec = {
    * side effect is an audit entry (Q4) — that is run semantics, not a broken route.
    */
   mode?: 'parity' | 'fixed';
-  errors?: { rate: number; random: () => number };
+  errors?: ErrorInjection;
 };
 
 const urlParts = (url: string) => {
@@ -134,20 +135,10 @@ export class Environment {
     return done({ endpointUrl: url, status: res.status, body, text: dumpsPy(body), isError: res.status >= 400, ...delay, ...repaired });
   }
 
-  /** Claw-Eval's error middleware (§6.3): off unless a rate is configured; 0.35 / 0.35 / 0.30. */
+  /** Claw-Eval's error middleware (§6.3); tool calls are POSTs to tool routes, never exempt. */
   private inject(): Omit<Dispatch, 'tool' | 'args' | 'latencyMs' | 'endpointUrl'> | { delayMs: number } | undefined {
-    const e = this.spec.errors;
-    if (!e || e.rate <= 0 || e.random() >= e.rate) return undefined;
-    const pick = e.random();
-    if (pick < 0.35) {
-      const body = { error: 'rate_limit_exceeded', message: 'Too many requests. Please retry after a short delay.', retry_after_seconds: 2 };
-      return { status: 429, body, text: dumpsPy(body), isError: true };
-    }
-    if (pick < 0.7) {
-      const body = { error: 'internal_server_error', message: 'An unexpected error occurred. Please try again.' };
-      return { status: 500, body, text: dumpsPy(body), isError: true };
-    }
-    // "slow": upstream blocks uniform(2, 4) s, then runs the real handler.
-    return { delayMs: 2000 + e.random() * 2000 };
+    const d = decideInjection(this.spec.errors);
+    if (!d || 'delayMs' in d) return d;
+    return { status: d.status, body: d.body, text: dumpsPy(d.body), isError: true };
   }
 }
