@@ -208,7 +208,9 @@ async function followJob(core: Core, io: CliIo, jobId: string): Promise<number> 
     stopped = true;
     void core.dispatch('jobs.cancel', { id: jobId });
   });
-  const r = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+  // jobs.wait caps one wait at an hour; a longer job is waited for again until it ends.
+  let r = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+  while (r.ok && ['queued', 'running'].includes((r.data as { state: string }).state)) r = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
   off();
   const state = r.ok ? (r.data as { state: string }).state : 'unknown';
   if (stopped) io.stderr(`job ${jobId} cancelled; \`coworkenv call jobs.resume --input '{"id":"${jobId}"}'\` continues it\n`);
