@@ -3,6 +3,7 @@ import type { Check } from '../../src/shared/contract/entities/checks';
 import { grade, type RunRecord } from '../../src/main/core/grading/grade';
 import { pyRound } from '../../src/main/core/grading/py-round';
 import { robustness, taskScore } from '../../src/main/core/grading/robustness';
+import { PyFloat } from '../../src/main/core/services/pyjson';
 
 const d = (tool: string, status = 200, args: unknown = {}) => ({ tool, args, status });
 const run = (over: Partial<RunRecord> = {}): RunRecord => ({ dispatches: [], finalText: '', audits: {}, ...over });
@@ -84,7 +85,7 @@ describe('the shared grader', () => {
 
   it('matchers: equals across int/float, regex, exists, range, contains on arrays', () => {
     const mk = (fields: NonNullable<Extract<Check, { kind: 'audit' }>['fields']>): Check => ({ id: 'x', kind: 'audit', weight: 1, description: '', service: 's', action_key: 'k', fields, min_count: 1 });
-    const rec = { amount: { value: 1200 }, note: 'PO-4471 approved', tags: ['a', 'Urgent'], qty: 7 };
+    const rec = { amount: new PyFloat(1200), note: 'PO-4471 approved', tags: ['a', 'Urgent'], qty: 7 };
     const ok = (fields: Parameters<typeof mk>[0]) => grade({ checks: [mk(fields)], prohibited: [] }, run({ audits: { s: { k: [rec] } } })).completion === 1;
     expect(ok({ amount: { equals: 1200 } })).toBe(true);
     expect(ok({ note: { regex: '^PO-\\d{4}' } })).toBe(true);

@@ -2,10 +2,9 @@ import type { GradeResult } from '../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { HandlerMap } from '../rpc/handler-types';
-import { AppError } from '../rpc/errors';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
-import { readTrace, runRecordOf, TraceError } from '../traces';
+import { readTraceInput, runRecordOf } from '../traces';
 import { grade } from './grade';
 
 export const gradingHandlers = {
@@ -17,13 +16,7 @@ export const gradingHandlers = {
    */
   'grading.gradeTrace': (input, ctx) => {
     const { spec } = storedTaskSpec(tasksRepo(ctx.db), input.taskId);
-    let read;
-    try {
-      read = readTrace(input.traceJsonl);
-    } catch (err) {
-      if (!(err instanceof TraceError)) throw err;
-      throw new AppError('INVALID_INPUT', `not a readable Claw-Eval trace: ${err.message}`, err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })));
-    }
+    const read = readTraceInput(input.traceJsonl);
     const t = read.trajectory;
     const g = gradeTrajectory(spec, t, input.taskId);
     return { grade: g.grade, taskIdInTrace: t.task_id, warnings: [...read.warnings, ...g.warnings] };

@@ -1,4 +1,5 @@
 import type { Matcher } from '../../../shared/contract/entities/checks';
+import { numeric } from '../services/pyjson';
 
 /** `a.b.0.c` into nested objects and arrays; undefined when absent. */
 export function getPath(obj: unknown, path: string): unknown {
@@ -10,9 +11,10 @@ export function getPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
+/** A number (PyFloat included), or a numeric string. */
 const num = (v: unknown): number | undefined => {
-  if (typeof v === 'number') return v;
-  if (v && typeof v === 'object' && 'value' in v && typeof (v as { value: unknown }).value === 'number') return (v as { value: number }).value; // PyFloat
+  const n = numeric(v);
+  if (n !== undefined) return n;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   return undefined;
 };

@@ -41,7 +41,9 @@ export type EnvironmentSpec = {
   errors?: ErrorInjection;
 };
 
+/** An unparsable endpoint reaches no service: its calls fail to connect, as upstream's client would. */
 const urlParts = (url: string) => {
+  if (!URL.canParse(url)) return { port: -1, path: '' };
   const u = new URL(url);
   return { port: Number(u.port || 80), path: u.pathname };
 };
@@ -54,7 +56,8 @@ export class Environment {
   readonly services = new Map<string, ServiceInstance>();
   private readonly byPort = new Map<number, ServiceInstance>();
   private readonly probes = new Map<ServiceInstance, { method: string; path: string }>();
-  private readonly endpoints: Map<string, string>;
+  /** tool → its URL, parsed once (a tool call is a hot path). */
+  private readonly endpoints: Map<string, { url: string; port: number; path: string }>;
   readonly dispatches: Dispatch[] = [];
 
   constructor(readonly spec: EnvironmentSpec) {
@@ -67,7 +70,7 @@ export class Environment {
       this.byPort.set(s.port ?? def.port, inst);
       this.probes.set(inst, s.probe ?? def.probe);
     }
-    this.endpoints = new Map(spec.tools.map((t) => [t.name, t.url]));
+    this.endpoints = new Map(spec.tools.map((t) => [t.name, { url: t.url, ...urlParts(t.url) }]));
     this.probe();
   }
 
@@ -93,7 +96,8 @@ export class Environment {
 
   call(tool: string, args: PyValue): Dispatch {
     const t0 = performance.now();
-    const url = this.endpoints.get(tool);
+    const endpoint = this.endpoints.get(tool);
+    const url = endpoint?.url;
     const done = (d: Omit<Dispatch, 'tool' | 'args' | 'latencyMs'>) => {
       const out = { tool, args, ...d, latencyMs: d.endpointUrl ? performance.now() - t0 : 0 };
       this.dispatches.push(out);
@@ -103,7 +107,7 @@ export class Environment {
       const body = { error: `unknown tool '${tool}'` };
       return done({ endpointUrl: '', status: 404, body, text: `Error: unknown tool '${tool}'`, isError: true });
     }
-    const { port, path } = urlParts(url);
+    const { port, path } = endpoint!;
     const injected = this.inject();
     if (injected && 'status' in injected) return done({ endpointUrl: url, ...injected });
     const delay = injected ? { delayMs: injected.delayMs } : {};

@@ -160,3 +160,17 @@ export function pyEquals(a: PyValue | undefined, b: PyValue | undefined): boolea
   }
   return a === b;
 }
+
+/** Plain JSON values (PyFloat → number), for code such as zod schemas that knows nothing of PyFloat. */
+export const toPlain = (v: PyValue): unknown => JSON.parse(dumpsPy(v));
+
+const parsedFixtures = new WeakMap<object, PyValue>();
+/**
+ * A stored fixture file's records, parsed once per fixture object: validation, environment
+ * construction and its resets all read the same file (instances deep-copy before mutating).
+ */
+export function fixtureRecords(f: { content: string }): PyValue {
+  let v = parsedFixtures.get(f);
+  if (v === undefined) parsedFixtures.set(f, (v = parsePyJson(f.content)));
+  return v;
+}

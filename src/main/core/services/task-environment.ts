@@ -1,5 +1,5 @@
 import { Environment, type EnvironmentSpec } from './environment';
-import { parsePyJson, type PyValue } from './pyjson';
+import { fixtureRecords, type PyValue } from './pyjson';
 import { SERVICE_REGISTRY } from './registry';
 
 type StoredTask = {
@@ -13,7 +13,7 @@ export function environmentForTask(t: StoredTask, now: () => Date, o: { mode?: E
   const endpoints = (t.spec.tool_endpoints as { tool_name: string; url: string }[] | undefined) ?? [];
   const fixture = (service: string, env: string) => {
     const f = t.fixtures.find((x) => x.service === service && x.env === env);
-    return f ? (parsePyJson(f.content) as PyValue[]) : undefined;
+    return f ? (fixtureRecords(f) as PyValue[]) : undefined;
   };
   return new Environment({
     now,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseJsonText } from '../lib/json-input';
 import { AppError, notFound } from '../rpc/errors';
-import { dumpsPy, isObject, parsePyJson, type PyObject, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJson, toPlain, type PyObject, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import type { tasksRepo } from './tasks.repo';
 
@@ -33,8 +33,6 @@ export function fixtureRows(repo: Repo, taskId: string, service: string, env?: s
   return { columns, rows: records.map(toRow), requiredColumns: requiredOf(schema) };
 }
 
-/** zod sees plain numbers, not PyFloat markers. */
-const plain = (v: PyValue): unknown => JSON.parse(dumpsPy(v));
 
 /**
  * Edits one field in the stored fixture text. Only that field changes: every other value keeps
@@ -51,7 +49,7 @@ export function updateFixtureCell(repo: Repo, input: { taskId: string; service: 
     if (!check.ok) throw new AppError('INVALID_INPUT', `${check.message}; nothing was saved (text values go in quotes, e.g. "Vendor review")`, [{ path: [input.field], message: 'not valid JSON' }]);
     next[input.field] = parsePyJson(input.value);
   }
-  const v = schema?.safeParse(plain(next));
+  const v = schema?.safeParse(toPlain(next));
   if (v && !v.success) {
     const i = v.error.issues[0]!;
     throw new AppError('INVALID_INPUT', `record ${input.index}: field ${i.path.join('.') || input.field}: ${i.message}; nothing was saved`, [{ path: [String(i.path[0] ?? input.field)], message: i.message }]);

@@ -1,7 +1,7 @@
 import { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { notFound } from '../rpc/errors';
 import { Environment, type EnvironmentSpec } from '../services/environment';
-import { parsePyJson, type PyValue } from '../services/pyjson';
+import { fixtureRecords, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import { environmentForTask } from '../services/task-environment';
 import { ClawTaskYaml } from './claw-eval/task-yaml';
@@ -38,7 +38,7 @@ export function environmentForSpec(spec: TaskSpec, fixtures: StoredFixture[], no
     services: spec.services.map((s) => {
       const def = SERVICE_REGISTRY.get(s.name);
       const stored = fixtures.find((f) => f.service === s.name && f.env === def?.fixtureEnv);
-      const records = (s.records as PyValue[] | undefined) ?? (stored ? (parsePyJson(stored.content) as PyValue[]) : []);
+      const records = (s.records as PyValue[] | undefined) ?? (stored ? (fixtureRecords(stored) as PyValue[]) : []);
       return { id: s.name, records, ...(s.port ? { port: s.port } : {}) };
     }),
     tools: spec.tool_endpoints.map((e) => ({ name: e.tool_name, url: e.url })),

@@ -1,7 +1,8 @@
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { runRecordFrom, type RunRecord } from '../grading/grade';
 import type { PyObject } from '../services/pyjson';
-import { readTraceEvents } from './trace-read';
+import { AppError } from '../rpc/errors';
+import { readTraceEvents, TraceError } from './trace-read';
 import { trajectoryFromEvents } from './trace-to-trajectory';
 
 export { TraceError, type TraceIssue } from './trace-read';
@@ -15,6 +16,16 @@ export function readTrace(text: string, o: { source?: string; file?: string | nu
   const { events, warnings } = readTraceEvents(text, o.source);
   const r = trajectoryFromEvents(events, o);
   return { trajectory: r.trajectory, warnings: [...warnings, ...r.warnings] };
+}
+
+/** readTrace for a procedure's input: a bad trace is INVALID_INPUT with one issue per bad line. */
+export function readTraceInput(text: string): ReturnType<typeof readTrace> {
+  try {
+    return readTrace(text);
+  } catch (err) {
+    if (!(err instanceof TraceError)) throw err;
+    throw new AppError('INVALID_INPUT', `not a readable Claw-Eval trace: ${err.message}`, err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })));
+  }
 }
 
 /** load_trace's audit_data: service → audit JSON, the last snapshot of a service winning. */

@@ -3,11 +3,11 @@ import { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { GradeResult } from '../../../shared/contract/entities/checks';
 import { gradeTrajectory } from '../grading/grading.handlers';
 import type { HandlerMap } from '../rpc/handler-types';
-import { AppError, notFound } from '../rpc/errors';
+import { notFound } from '../rpc/errors';
 import { dumpsCompact, PyFloat, type PyValue } from '../services/pyjson';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
-import { readTrace, TraceError, writeTrace } from '../traces';
+import { readTraceInput, writeTrace } from '../traces';
 import { trajectoriesRepo } from './trajectories.repo';
 
 export const trajectoriesHandlers = {
@@ -17,13 +17,7 @@ export const trajectoriesHandlers = {
    * normalise; the Trajectory beside it is what the app works on.
    */
   'trajectories.importTrace': (input, ctx) => {
-    let read;
-    try {
-      read = readTrace(input.traceJsonl);
-    } catch (err) {
-      if (!(err instanceof TraceError)) throw err;
-      throw new AppError('INVALID_INPUT', `not a readable Claw-Eval trace: ${err.message}`, err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })));
-    }
+    const read = readTraceInput(input.traceJsonl);
     const t = read.trajectory;
     const warnings = [...read.warnings];
     const repo = trajectoriesRepo(ctx.db);

@@ -1,13 +1,10 @@
 import type { z } from 'zod';
 import type { Verdict } from '../../../shared/contract/validation.contract';
-import { dumpsPy, parsePyJson, type PyValue } from '../services/pyjson';
+import { fixtureRecords, toPlain, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import { fieldOf, verdict, type Message, type ValidationInput } from './types';
 
 const REGISTERED = [...SERVICE_REGISTRY.keys()].join(', ');
-
-/** zod sees plain numbers, not PyFloat markers (as the fixture grid's cell edit does). */
-const plain = (v: PyValue): unknown => JSON.parse(dumpsPy(v));
 
 function checkRecords(records: readonly unknown[], schema: z.ZodType, at: string, out: Message[]): void {
   records.forEach((r, j) => {
@@ -38,13 +35,13 @@ export function servicesRecords({ spec, fixtures }: ValidationInput): Verdict {
       if (!stored) continue; // no file: the service starts empty (import reports it)
       let records: PyValue;
       try {
-        records = parsePyJson(stored.content);
+        records = fixtureRecords(stored);
       } catch (err) {
         out.push({ field: f.at, message: `fixture file ${f.env} is not valid JSON: ${(err as Error).message}` });
         continue;
       }
       if (!Array.isArray(records)) out.push({ field: f.at, message: `fixture file ${f.env} must hold a JSON array of records` });
-      else checkRecords(records.map(plain), f.schema, f.at, out);
+      else checkRecords(records.map(toPlain), f.schema, f.at, out);
     }
   });
   return verdict('services_records', out);

@@ -1,5 +1,5 @@
 import type { Verdict } from '../../../shared/contract/validation.contract';
-import { SERVICE_REGISTRY } from '../services/registry';
+import { SERVICE_REGISTRY, serviceOnPort } from '../services/registry';
 import { verdict, type Message, type ValidationInput } from './types';
 
 /** The service a tool endpoint reaches: the task's service listening on the URL's port, as the Environment routes it. */
@@ -7,7 +7,7 @@ function endpointTarget(spec: ValidationInput['spec'], url: string): { service?:
   if (!URL.canParse(url)) return { problem: `"${url}" is not a URL` };
   const u = new URL(url);
   const port = Number(u.port || 80);
-  const svc = spec.services.find((s) => (s.port ?? SERVICE_REGISTRY.get(s.name)?.port) === port);
+  const svc = serviceOnPort(spec.services, port);
   if (!svc) return { problem: `port ${port} is not the port of any of the task's services (${spec.services.map((s) => s.name).join(', ') || 'none'})` };
   return { service: svc.name, path: u.pathname };
 }

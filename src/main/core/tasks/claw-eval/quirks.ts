@@ -1,4 +1,4 @@
-import { SERVICE_REGISTRY } from '../../services/registry';
+import { SERVICE_REGISTRY, serviceOnPort } from '../../services/registry';
 import type { ClawTaskYaml } from './task-yaml';
 
 /** Sandbox tools run in Claw-Eval's container, not in a mock (§4.6). */
@@ -10,7 +10,6 @@ const SANDBOX_TOOLS = new Set(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 
  */
 export function quirkWarnings(spec: ClawTaskYaml): string[] {
   const out: string[] = [];
-  const portToService = new Map(spec.services.map((s) => [s.port, s.name]));
   for (const s of spec.services) if (!SERVICE_REGISTRY.has(s.name)) out.push(`service ${s.name} is not re-hosted here (only the 13 business mocks and the fixture web search are); its tools cannot answer`);
   const endpoints = new Map(spec.tool_endpoints.map((e) => [e.tool_name, e]));
   for (const tool of spec.tools) {
@@ -26,7 +25,7 @@ export function quirkWarnings(spec: ClawTaskYaml): string[] {
       out.push(`tool ${tool.name}: endpoint ${ep.url} is not a URL`);
       continue;
     }
-    const svcName = portToService.get(Number(url.port));
+    const svcName = serviceOnPort(spec.services, Number(url.port || 80))?.name;
     const def = svcName ? SERVICE_REGISTRY.get(svcName) : undefined;
     if (!svcName) {
       out.push(`tool ${tool.name}: no service of this task listens on port ${url.port}; calls fail to connect`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { z } from 'zod';
 import { parseJsonText } from '../../lib/json-input';
-import { parsePyJson, type PyValue } from '../../services/pyjson';
+import { parsePyJson, toPlain, type PyValue } from '../../services/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import { quirkWarnings } from './quirks';
 import { ClawTaskYaml, splitOf } from './task-yaml';
@@ -89,9 +89,14 @@ function readFixture(abs: string, rel: string, service: string, env: string, set
   } catch (err) {
     throw new TaskImportError(`${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
-  const check = parseJsonText(text, rel);
-  if (!check.ok) throw new TaskImportError(`${taskId}: service ${service}: ${check.message}`);
-  const records = parsePyJson(text);
+  let records: PyValue;
+  try {
+    records = parsePyJson(text);
+  } catch {
+    // Parse again only to locate the error (line and column) for the message.
+    const check = parseJsonText(text, rel);
+    throw new TaskImportError(`${taskId}: service ${service}: ${check.ok ? `${rel} is not valid JSON` : check.message}`);
+  }
   if (!Array.isArray(records)) throw new TaskImportError(`${taskId}: service ${service}: fixture ${rel} is not a JSON array (upstream loads one array per service)`);
   records.forEach((r: PyValue, i) => {
     const v = schema.safeParse(toPlain(r));
@@ -111,5 +116,3 @@ const idOf = (r: PyValue) => {
   return '';
 };
 
-/** zod sees numbers, not PyFloat markers. */
-const toPlain = (v: PyValue): unknown => JSON.parse(JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && 'value' in x && Object.keys(x).length === 1 ? x.value : x)));
