@@ -23,7 +23,16 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BUILT = path.join(REPO_ROOT, 'out/renderer');
 /** A loaded data row: ag-grid's infinite model first renders stubs marked ag-row-loading. */
 const ROW = '.ag-row[row-id]:not(.ag-row-loading)';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Why the benchmark cannot run here, or null. */
 function missing(): string | null {
@@ -31,7 +40,8 @@ function missing(): string | null {
   if (!fs.existsSync(path.join(BUILT, 'index.html'))) return 'renderer not built (run `npx electron-vite build`)';
   const assets = path.join(BUILT, 'assets');
   const js = fs.existsSync(assets) ? fs.readdirSync(assets).filter((f) => f.endsWith('.js')) : [];
-  if (!js.some((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('ag-row'))) return 'the built renderer has no ag-grid yet';
+  if (!js.some((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('ag-row')))
+    return 'the built renderer has no ag-grid yet';
   return null;
 }
 
@@ -49,7 +59,11 @@ async function visit(ctx: BrowserContext, url: string, until: 'rows' | 'load', t
 }
 
 /** `runs` cold visits (each in a fresh context) and `runs` warm ones (one context, primed once). */
-async function coldAndWarm(browser: Browser, url: string, until: 'rows' | 'load'): Promise<{ cold: Stats; warm: Stats }> {
+async function coldAndWarm(
+  browser: Browser,
+  url: string,
+  until: 'rows' | 'load',
+): Promise<{ cold: Stats; warm: Stats }> {
   const cold: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const ctx = await browser.newContext();
@@ -75,14 +89,25 @@ async function main() {
   const why = missing();
   if (why) {
     console.log(`skipped: ${why}`);
-    emit({ bench: BENCH, name: 'first grid rows', median_ms: NaN, ratio: null, baseline: 'blank page', goal: `median < ${GOAL_MS} ms`, skipped: why });
+    emit({
+      bench: BENCH,
+      name: 'first grid rows',
+      median_ms: NaN,
+      ratio: null,
+      baseline: 'blank page',
+      goal: `median < ${GOAL_MS} ms`,
+      skipped: why,
+    });
     return;
   }
 
   // Serve a copy of the renderer with one blank page added, so the baseline goes through the same server and static path.
   const site = tempDir('coworkenv-bench-site-');
   fs.cpSync(BUILT, site.dir, { recursive: true });
-  fs.writeFileSync(path.join(site.dir, 'bench-blank.html'), '<!doctype html><meta charset="utf-8"><title>blank</title><p>blank</p>\n');
+  fs.writeFileSync(
+    path.join(site.dir, 'bench-blank.html'),
+    '<!doctype html><meta charset="utf-8"><title>blank</title><p>blank</p>\n',
+  );
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   const rows: string[][] = [];
 
@@ -102,16 +127,47 @@ async function main() {
         } catch (err) {
           const reason = `no loaded ${ROW} within 30 s (${(err as Error).message.split('\n')[0]})`;
           console.log(`${label}: skipped: ${reason}`);
-          emit({ bench: BENCH, name: `${label} · first grid rows`, median_ms: NaN, ratio: null, baseline: 'blank page', goal: `median < ${GOAL_MS} ms`, skipped: reason });
+          emit({
+            bench: BENCH,
+            name: `${label} · first grid rows`,
+            median_ms: NaN,
+            ratio: null,
+            baseline: 'blank page',
+            goal: `median < ${GOAL_MS} ms`,
+            skipped: reason,
+          });
           continue;
         }
         for (const temp of ['cold', 'warm'] as const) {
           const g = grid[temp];
           const b = blank[temp];
           const met = g.median < GOAL_MS;
-          rows.push([`${label}, ${temp}`, ms(g.median), ms(g.p95), ms(b.median), ratio(g.median / b.median), met ? 'met' : 'MISSED']);
-          emit({ bench: BENCH, name: `${label} · first grid rows, ${temp}`, median_ms: g.median, p95_ms: g.p95, ratio: g.median / b.median, baseline: `blank page, ${temp}`, goal: `median < ${GOAL_MS} ms`, met });
-          emit({ bench: BENCH, name: `${label} · baseline: blank page, ${temp}`, median_ms: b.median, p95_ms: b.p95, ratio: 1, baseline: 'itself' });
+          rows.push([
+            `${label}, ${temp}`,
+            ms(g.median),
+            ms(g.p95),
+            ms(b.median),
+            ratio(g.median / b.median),
+            met ? 'met' : 'MISSED',
+          ]);
+          emit({
+            bench: BENCH,
+            name: `${label} · first grid rows, ${temp}`,
+            median_ms: g.median,
+            p95_ms: g.p95,
+            ratio: g.median / b.median,
+            baseline: `blank page, ${temp}`,
+            goal: `median < ${GOAL_MS} ms`,
+            met,
+          });
+          emit({
+            bench: BENCH,
+            name: `${label} · baseline: blank page, ${temp}`,
+            median_ms: b.median,
+            p95_ms: b.p95,
+            ratio: 1,
+            baseline: 'itself',
+          });
         }
       } finally {
         await server.close();

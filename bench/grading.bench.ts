@@ -30,10 +30,18 @@ const BENCH = 'grading';
 const N = Number(process.env.BENCH_GRADES ?? 50_000);
 const PARSES = Number(process.env.BENCH_PARSES ?? 500);
 const GOAL = 10_000;
-const TASKS = ['T006_email_reply_draft', 'T018_ticket_triage', 'T011zh_expense_report', 'T019zh_inventory_check', 'T021zh_newsletter_curation'];
+const TASKS = [
+  'T006_email_reply_draft',
+  'T018_ticket_triage',
+  'T011zh_expense_report',
+  'T019zh_inventory_check',
+  'T021zh_newsletter_curation',
+];
 
 async function grading() {
-  console.log(`\n1. Grading a stored trajectory against its derived checks (${N.toLocaleString('en-US')} gradings each)`);
+  console.log(
+    `\n1. Grading a stored trajectory against its derived checks (${N.toLocaleString('en-US')} gradings each)`,
+  );
   const rows: string[][] = [];
   for (const id of TASKS) {
     const { spec } = deriveTaskSpec(readClawTask(locateTasks(path.join(CLAW_ROOT, 'tasks', id))[0]!).spec);
@@ -50,10 +58,47 @@ async function grading() {
     const full = await throughput(() => (sink += grade(spec, runRecordOf(t)).score), N);
     if (sink === -1) console.log(sink);
     const met = full.callsPerSec >= GOAL;
-    rows.push([`${id}`, `${t.dispatches.length}`, kinds, rate(base.callsPerSec), ms(full.lat.median), ms(full.lat.p99), rate(only.callsPerSec), rate(full.callsPerSec), ratio(base.callsPerSec / full.callsPerSec), met ? 'met' : 'MISSED']);
-    emit({ bench: BENCH, name: `${id} · grade stored trajectory (${judged ? 'with llm_judge' : 'deterministic'})`, median_ms: full.lat.median, p99_ms: full.lat.p99, calls_per_s: full.callsPerSec, ratio: base.callsPerSec / full.callsPerSec, baseline: 'one pass over the dispatches', goal: `≥ ${GOAL.toLocaleString('en-US')}/s`, met });
+    rows.push([
+      `${id}`,
+      `${t.dispatches.length}`,
+      kinds,
+      rate(base.callsPerSec),
+      ms(full.lat.median),
+      ms(full.lat.p99),
+      rate(only.callsPerSec),
+      rate(full.callsPerSec),
+      ratio(base.callsPerSec / full.callsPerSec),
+      met ? 'met' : 'MISSED',
+    ]);
+    emit({
+      bench: BENCH,
+      name: `${id} · grade stored trajectory (${judged ? 'with llm_judge' : 'deterministic'})`,
+      median_ms: full.lat.median,
+      p99_ms: full.lat.p99,
+      calls_per_s: full.callsPerSec,
+      ratio: base.callsPerSec / full.callsPerSec,
+      baseline: 'one pass over the dispatches',
+      goal: `≥ ${GOAL.toLocaleString('en-US')}/s`,
+      met,
+    });
   }
-  console.log(table(['task', 'dispatches', 'checks', 'baseline/s', 'median', 'p99', 'grade() only/s', 'runRecord + grade/s', 'cost vs baseline', `≥ ${GOAL}/s`], rows));
+  console.log(
+    table(
+      [
+        'task',
+        'dispatches',
+        'checks',
+        'baseline/s',
+        'median',
+        'p99',
+        'grade() only/s',
+        'runRecord + grade/s',
+        'cost vs baseline',
+        `≥ ${GOAL}/s`,
+      ],
+      rows,
+    ),
+  );
 }
 
 async function traces() {
@@ -72,12 +117,54 @@ async function traces() {
     const t = readTrace(text).trajectory;
     const write = await throughput(() => (sink += writeTrace(t).length), PARSES);
     if (sink === -1) console.log(sink);
-    const per = (r: { callsPerSec: number }) => `${rate(r.callsPerSec * lines.length)} · ${(r.callsPerSec * mb).toFixed(1)} MB/s`;
-    rows.push([id, `${lines.length}`, `${(mb * 1000).toFixed(1)} kB`, per(base), per(events), per(read), ms(read.lat.median), ratio(base.callsPerSec / read.callsPerSec), per(write)]);
-    emit({ bench: BENCH, name: `${id} · readTrace (${lines.length} lines, ${(mb * 1000).toFixed(0)} kB)`, median_ms: read.lat.median, p99_ms: read.lat.p99, calls_per_s: read.callsPerSec * lines.length, ratio: base.callsPerSec / read.callsPerSec, baseline: 'JSON.parse of every line' });
-    emit({ bench: BENCH, name: `${id} · writeTrace`, median_ms: write.lat.median, p99_ms: write.lat.p99, calls_per_s: write.callsPerSec * lines.length, ratio: base.callsPerSec / write.callsPerSec, baseline: 'JSON.parse of every line' });
+    const per = (r: { callsPerSec: number }) =>
+      `${rate(r.callsPerSec * lines.length)} · ${(r.callsPerSec * mb).toFixed(1)} MB/s`;
+    rows.push([
+      id,
+      `${lines.length}`,
+      `${(mb * 1000).toFixed(1)} kB`,
+      per(base),
+      per(events),
+      per(read),
+      ms(read.lat.median),
+      ratio(base.callsPerSec / read.callsPerSec),
+      per(write),
+    ]);
+    emit({
+      bench: BENCH,
+      name: `${id} · readTrace (${lines.length} lines, ${(mb * 1000).toFixed(0)} kB)`,
+      median_ms: read.lat.median,
+      p99_ms: read.lat.p99,
+      calls_per_s: read.callsPerSec * lines.length,
+      ratio: base.callsPerSec / read.callsPerSec,
+      baseline: 'JSON.parse of every line',
+    });
+    emit({
+      bench: BENCH,
+      name: `${id} · writeTrace`,
+      median_ms: write.lat.median,
+      p99_ms: write.lat.p99,
+      calls_per_s: write.callsPerSec * lines.length,
+      ratio: base.callsPerSec / write.callsPerSec,
+      baseline: 'JSON.parse of every line',
+    });
   }
-  console.log(table(['task', 'lines', 'size', 'JSON.parse (baseline) lines/s', 'events (parse + zod)', 'readTrace → trajectory', 'read median', 'read vs baseline', 'writeTrace'], rows));
+  console.log(
+    table(
+      [
+        'task',
+        'lines',
+        'size',
+        'JSON.parse (baseline) lines/s',
+        'events (parse + zod)',
+        'readTrace → trajectory',
+        'read median',
+        'read vs baseline',
+        'writeTrace',
+      ],
+      rows,
+    ),
+  );
   console.log('"calls/s" of the trace figures in the summary are lines/s.');
 }
 
@@ -86,7 +173,14 @@ async function main() {
   if (!hasGoldens() || !fs.existsSync(path.join(CLAW_ROOT, 'tasks'))) {
     const why = '../shared (conformance goldens and the Claw-Eval corpus) is absent';
     console.log(`skipped: ${why}`);
-    emit({ bench: BENCH, name: 'grading', median_ms: NaN, ratio: null, baseline: 'one pass over the dispatches', skipped: why });
+    emit({
+      bench: BENCH,
+      name: 'grading',
+      median_ms: NaN,
+      ratio: null,
+      baseline: 'one pass over the dispatches',
+      skipped: why,
+    });
     return;
   }
   await grading();

@@ -18,7 +18,17 @@ import { dumpsCompact, type PyValue } from '../src/main/core/services/pyjson';
 import { responseBodyText } from '../src/main/core/services/service-instance';
 import { serveEnvironment, type ServicesServer } from '../src/main/headless/services-http';
 import { emit, header, ms, rate, ratio, table, type Stats } from './lib/harness';
-import { buildEnv, hasGoldens, kindOf, oneCallPerTool, readTask, timeCalls, unusable, type Call, type ClawTask } from './lib/claw-tasks';
+import {
+  buildEnv,
+  hasGoldens,
+  kindOf,
+  oneCallPerTool,
+  readTask,
+  timeCalls,
+  unusable,
+  type Call,
+  type ClawTask,
+} from './lib/claw-tasks';
 import type { LoadOptions as ServiceLoadOptions, LoadResult as ServiceLoadResult } from './lib/http-load';
 
 const BENCH = 'services-http';
@@ -33,8 +43,13 @@ const TASKS = ['T019zh_inventory_check', 'T011zh_expense_report', 'T017zh_ticket
 /** The HTTP client in a second process: its own event loop, as Claw-Eval's Python client would be. */
 function loadInChild(o: ServiceLoadOptions): Promise<ServiceLoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, 'lib/http-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('message', (m: ServiceLoadResult | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
+    const child = fork(path.join(__dirname, 'lib/http-load.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (m: ServiceLoadResult | { error: string }) =>
+      'error' in m ? reject(new Error(m.error)) : resolve(m),
+    );
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`http client exited with ${code}`)));
     child.send(o);
@@ -65,17 +80,36 @@ async function bare(answer: string): Promise<{ url: string; close(): Promise<voi
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
 }
 
-type Row = { name: string; bytes: number; inProc: { callsPerSec: number; lat: Stats }; http: ServiceLoadResult; floor: ServiceLoadResult };
+type Row = {
+  name: string;
+  bytes: number;
+  inProc: { callsPerSec: number; lat: Stats };
+  http: ServiceLoadResult;
+  floor: ServiceLoadResult;
+};
 
 async function measureTask(t: ClawTask, rows: Row[]): Promise<void> {
-  const picked = ['list', 'get'].map((k) => oneCallPerTool(t).find((c) => kindOf(c.tool) === k)).filter((c): c is Call => !!c);
+  const picked = ['list', 'get']
+    .map((k) => oneCallPerTool(t).find((c) => kindOf(c.tool) === k))
+    .filter((c): c is Call => !!c);
   const why = picked.length < 2 ? 'no valid list and get call recorded' : unusable(t, picked);
   if (why) {
     console.log(`${t.id}: skipped: ${why}`);
-    emit({ bench: BENCH, name: `${t.id} · HTTP`, median_ms: NaN, ratio: null, baseline: 'in-process Environment.call', goal: `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s`, skipped: why });
+    emit({
+      bench: BENCH,
+      name: `${t.id} · HTTP`,
+      median_ms: NaN,
+      ratio: null,
+      baseline: 'in-process Environment.call',
+      goal: `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s`,
+      skipped: why,
+    });
     return;
   }
   const served = buildEnv(t);
@@ -85,15 +119,31 @@ async function measureTask(t: ClawTask, rows: Row[]): Promise<void> {
     for (const c of picked) {
       const u = new URL(t.meta.tools[c.tool]!.url);
       const url = `http://127.0.0.1:${Number(u.port) - 9100 + base}${u.pathname}`;
-      const inProc = timeCalls(() => local.call(c.tool, c.args), CALLS, () => local.reset());
+      const inProc = timeCalls(
+        () => local.call(c.tool, c.args),
+        CALLS,
+        () => local.reset(),
+      );
       served.reset(); // no audit left over from an earlier route
-      const load = { url, body: dumpsCompact(c.args as PyValue), calls: CALLS, warmup: Math.ceil(CALLS / 10), concurrency: CONCURRENCY };
+      const load = {
+        url,
+        body: dumpsCompact(c.args as PyValue),
+        calls: CALLS,
+        warmup: Math.ceil(CALLS / 10),
+        concurrency: CONCURRENCY,
+      };
       const viaHttp = await loadInChild(load);
       if (viaHttp.errors) throw new Error(`${t.id} ${c.tool}: ${viaHttp.errors} non-200 answers`);
       const answer = responseBodyText(local.request(Number(u.port), 'POST', u.pathname, c.args)!);
       const floorServer = await bare(answer);
       const floor = await loadInChild({ ...load, url: floorServer.url }).finally(() => floorServer.close());
-      rows.push({ name: `${t.id.split('_')[0]} ${c.tool} (${kindOf(c.tool)}) ${u.pathname}`, bytes: Buffer.byteLength(answer), inProc, http: viaHttp, floor });
+      rows.push({
+        name: `${t.id.split('_')[0]} ${c.tool} (${kindOf(c.tool)}) ${u.pathname}`,
+        bytes: Buffer.byteLength(answer),
+        inProc,
+        http: viaHttp,
+        floor,
+      });
     }
   } finally {
     await server.close();
@@ -101,11 +151,20 @@ async function measureTask(t: ClawTask, rows: Row[]): Promise<void> {
 }
 
 async function main() {
-  header(`${BENCH}: mock services over HTTP (serveEnvironment), ${CALLS.toLocaleString('en-US')} requests per route, ${CONCURRENCY} in flight`);
+  header(
+    `${BENCH}: mock services over HTTP (serveEnvironment), ${CALLS.toLocaleString('en-US')} requests per route, ${CONCURRENCY} in flight`,
+  );
   if (!hasGoldens()) {
     const why = '../shared/conformance/claw-eval-goldens or ../shared/corpora/claw-eval is absent';
     console.log(`skipped: ${why}`);
-    emit({ bench: BENCH, name: 'mock services over HTTP', median_ms: NaN, ratio: null, baseline: 'in-process Environment.call', skipped: why });
+    emit({
+      bench: BENCH,
+      name: 'mock services over HTTP',
+      median_ms: NaN,
+      ratio: null,
+      baseline: 'in-process Environment.call',
+      skipped: why,
+    });
     return;
   }
   const rows: Row[] = [];
@@ -113,25 +172,69 @@ async function main() {
 
   console.log(
     table(
-      ['task · tool (kind) route', 'bytes', 'in-process calls/s', 'in-proc median', 'HTTP req/s', 'HTTP median', 'HTTP p99', 'cost vs in-process', 'bare node:http req/s', 'goal'],
+      [
+        'task · tool (kind) route',
+        'bytes',
+        'in-process calls/s',
+        'in-proc median',
+        'HTTP req/s',
+        'HTTP median',
+        'HTTP p99',
+        'cost vs in-process',
+        'bare node:http req/s',
+        'goal',
+      ],
       rows.map((r) => {
         const met = r.http.callsPerSec >= HTTP_GOAL;
         return [
-          r.name, String(r.bytes), rate(r.inProc.callsPerSec), ms(r.inProc.lat.median), rate(r.http.callsPerSec), ms(r.http.lat.median), ms(r.http.lat.p99),
-          ratio(r.inProc.callsPerSec / r.http.callsPerSec), rate(r.floor.callsPerSec), `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s ${met ? 'met' : 'MISSED'}`,
+          r.name,
+          String(r.bytes),
+          rate(r.inProc.callsPerSec),
+          ms(r.inProc.lat.median),
+          rate(r.http.callsPerSec),
+          ms(r.http.lat.median),
+          ms(r.http.lat.p99),
+          ratio(r.inProc.callsPerSec / r.http.callsPerSec),
+          rate(r.floor.callsPerSec),
+          `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s ${met ? 'met' : 'MISSED'}`,
         ];
       }),
     ),
   );
   for (const r of rows) {
-    emit({ bench: BENCH, name: `${r.name} · in-process Environment.call (baseline)`, median_ms: r.inProc.lat.median, p99_ms: r.inProc.lat.p99, calls_per_s: r.inProc.callsPerSec, ratio: 1, baseline: 'in-process calls/s ÷ calls/s' });
     emit({
-      bench: BENCH, name: `${r.name} · HTTP keep-alive ×${CONCURRENCY}, client in 2nd process`, median_ms: r.http.lat.median, p99_ms: r.http.lat.p99, calls_per_s: r.http.callsPerSec,
-      ratio: r.inProc.callsPerSec / r.http.callsPerSec, baseline: 'in-process calls/s ÷ calls/s', goal: `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s`, met: r.http.callsPerSec >= HTTP_GOAL,
+      bench: BENCH,
+      name: `${r.name} · in-process Environment.call (baseline)`,
+      median_ms: r.inProc.lat.median,
+      p99_ms: r.inProc.lat.p99,
+      calls_per_s: r.inProc.callsPerSec,
+      ratio: 1,
+      baseline: 'in-process calls/s ÷ calls/s',
     });
-    emit({ bench: BENCH, name: `${r.name} · bare node:http, same answer (reference)`, median_ms: r.floor.lat.median, p99_ms: r.floor.lat.p99, calls_per_s: r.floor.callsPerSec, ratio: r.inProc.callsPerSec / r.floor.callsPerSec, baseline: 'in-process calls/s ÷ calls/s' });
+    emit({
+      bench: BENCH,
+      name: `${r.name} · HTTP keep-alive ×${CONCURRENCY}, client in 2nd process`,
+      median_ms: r.http.lat.median,
+      p99_ms: r.http.lat.p99,
+      calls_per_s: r.http.callsPerSec,
+      ratio: r.inProc.callsPerSec / r.http.callsPerSec,
+      baseline: 'in-process calls/s ÷ calls/s',
+      goal: `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s`,
+      met: r.http.callsPerSec >= HTTP_GOAL,
+    });
+    emit({
+      bench: BENCH,
+      name: `${r.name} · bare node:http, same answer (reference)`,
+      median_ms: r.floor.lat.median,
+      p99_ms: r.floor.lat.p99,
+      calls_per_s: r.floor.callsPerSec,
+      ratio: r.inProc.callsPerSec / r.floor.callsPerSec,
+      baseline: 'in-process calls/s ÷ calls/s',
+    });
   }
-  console.log(`\nHTTP latency is per request with ${CONCURRENCY} in flight, so it includes queueing (≈ ${CONCURRENCY} ÷ req/s). Server and client share the machine's 2 cores.`);
+  console.log(
+    `\nHTTP latency is per request with ${CONCURRENCY} in flight, so it includes queueing (≈ ${CONCURRENCY} ÷ req/s). Server and client share the machine's 2 cores.`,
+  );
 }
 
 main().catch((err) => {

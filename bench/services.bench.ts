@@ -20,7 +20,21 @@ import { deepCopy, dumpsCompact, dumpsPy, parsePyJson, type PyValue } from '../s
 import { SERVICE_REGISTRY } from '../src/main/core/services/registry';
 import { modelDefaults, validateBody } from '../src/main/core/services/request-model';
 import { emit, header, ms, rate, ratio, stats, table, type Stats } from './lib/harness';
-import { BATCH, buildEnv, directHandlers, firstOk, hasGoldens, kindOf, oneCallPerTool, readTask, specOf, timeCalls, unusable, type Call, type ClawTask } from './lib/claw-tasks';
+import {
+  BATCH,
+  buildEnv,
+  directHandlers,
+  firstOk,
+  hasGoldens,
+  kindOf,
+  oneCallPerTool,
+  readTask,
+  specOf,
+  timeCalls,
+  unusable,
+  type Call,
+  type ClawTask,
+} from './lib/claw-tasks';
 
 const BENCH = 'services';
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000); // per tool
@@ -28,8 +42,21 @@ const REPLAYS = Number(process.env.BENCH_REPLAYS ?? 2_000); // per task and vari
 const REPLAY_CALLS = 12;
 const REPLAY_GOAL_MS = 1;
 
-const TOOL_TASKS = ['T019zh_inventory_check', 'T011zh_expense_report', 'T013zh_meeting_notes', 'T017zh_ticket_triage', 'T015zh_kb_search', 'T001zh_email_triage', 'T003zh_calendar_scheduling'];
-const REPLAY_TASKS = [...TOOL_TASKS, 'T033zh_ops_review_dashboard', 'T035zh_vendor_procurement', 'T029zh_cross_service_meeting'];
+const TOOL_TASKS = [
+  'T019zh_inventory_check',
+  'T011zh_expense_report',
+  'T013zh_meeting_notes',
+  'T017zh_ticket_triage',
+  'T015zh_kb_search',
+  'T001zh_email_triage',
+  'T003zh_calendar_scheduling',
+];
+const REPLAY_TASKS = [
+  ...TOOL_TASKS,
+  'T033zh_ops_review_dashboard',
+  'T035zh_vendor_procurement',
+  'T029zh_cross_service_meeting',
+];
 
 /** Median of `fn` over `n` runs (after a short warm-up): one stage of a call on its own. */
 function medianOf(fn: () => unknown, n = 2000): number {
@@ -51,7 +78,12 @@ function stages(t: ClawTask, c: Call) {
   const route = def.routes[u.pathname]!;
   const noBody = route.noBody === 'defaults' ? modelDefaults(route.model) : route.noBody;
   const value = (validateBody(route.model, c.args, noBody) as { value: Record<string, PyValue> }).value;
-  const ctx: RouteContext<unknown> = { state: def.load(t.records[i]!.map(deepCopy), t.now, []), now: () => t.now, timestamp: () => pyIsoTimestamp(t.now), record: () => {} };
+  const ctx: RouteContext<unknown> = {
+    state: def.load(t.records[i]!.map(deepCopy), t.now, []),
+    now: () => t.now,
+    timestamp: () => pyIsoTimestamp(t.now),
+    record: () => {},
+  };
   const response = route.handle(value, ctx);
   const wire = dumpsCompact(response);
   const body = parsePyJson(wire);
@@ -65,7 +97,9 @@ function stages(t: ClawTask, c: Call) {
 }
 
 function toolLatency(tasks: ClawTask[]) {
-  console.log(`\n1. Tool call latency: Environment.call vs the route handler called directly (${CALLS.toLocaleString('en-US')} calls each, reset every ${BATCH})`);
+  console.log(
+    `\n1. Tool call latency: Environment.call vs the route handler called directly (${CALLS.toLocaleString('en-US')} calls each, reset every ${BATCH})`,
+  );
   const rows: string[][] = [];
   const stageRows: string[][] = [];
   for (const t of tasks) {
@@ -73,31 +107,81 @@ function toolLatency(tasks: ClawTask[]) {
     const why = unusable(t, calls);
     if (why) {
       console.log(`${t.id}: skipped: ${why}`);
-      emit({ bench: BENCH, name: `${t.id} · tool calls`, median_ms: NaN, ratio: null, baseline: 'direct route handler', skipped: why });
+      emit({
+        bench: BENCH,
+        name: `${t.id} · tool calls`,
+        median_ms: NaN,
+        ratio: null,
+        baseline: 'direct route handler',
+        skipped: why,
+      });
       continue;
     }
     const env = buildEnv(t);
     const direct = directHandlers(t, calls);
     calls.forEach((c, i) => {
       const base = timeCalls(() => direct.call(i), CALLS, direct.reload);
-      const call = timeCalls(() => env.call(c.tool, c.args), CALLS, () => env.reset());
+      const call = timeCalls(
+        () => env.call(c.tool, c.args),
+        CALLS,
+        () => env.reset(),
+      );
       const name = `${t.id.split('_')[0]} ${c.tool} (${kindOf(c.tool)})`;
       const r = call.lat.median / base.lat.median;
       rows.push([name, ms(base.lat.median), ms(call.lat.median), ms(call.lat.p99), rate(call.callsPerSec), ratio(r)]);
-      emit({ bench: BENCH, name: `${name} · Environment.call`, median_ms: call.lat.median, p99_ms: call.lat.p99, calls_per_s: call.callsPerSec, ratio: r, baseline: `direct route handler on the state, median ${ms(base.lat.median)}` });
+      emit({
+        bench: BENCH,
+        name: `${name} · Environment.call`,
+        median_ms: call.lat.median,
+        p99_ms: call.lat.p99,
+        calls_per_s: call.callsPerSec,
+        ratio: r,
+        baseline: `direct route handler on the state, median ${ms(base.lat.median)}`,
+      });
       const s = stages(t, c);
-      stageRows.push([name, String(s.bytes), ms(s.validate), ms(base.lat.median), ms(s.dumpsCompact), ms(s.parsePyJson), ms(s.dumpsPy), ms(call.lat.median)]);
+      stageRows.push([
+        name,
+        String(s.bytes),
+        ms(s.validate),
+        ms(base.lat.median),
+        ms(s.dumpsCompact),
+        ms(s.parsePyJson),
+        ms(s.dumpsPy),
+        ms(call.lat.median),
+      ]);
     });
   }
-  console.log(table(['task · tool (kind)', 'handler (baseline)', 'call median', 'call p99', 'calls/s', 'call ÷ handler'], rows));
+  console.log(
+    table(['task · tool (kind)', 'handler (baseline)', 'call median', 'call p99', 'calls/s', 'call ÷ handler'], rows),
+  );
   console.log('\nWhere one call goes (medians of each stage timed alone; the call adds dispatch, audit, clock):');
-  console.log(table(['task · tool', 'resp bytes', 'validateBody', 'handler', 'dumpsCompact (wire)', 'parsePyJson (snapshot)', 'dumpsPy (text)', 'whole call'], stageRows));
+  console.log(
+    table(
+      [
+        'task · tool',
+        'resp bytes',
+        'validateBody',
+        'handler',
+        'dumpsCompact (wire)',
+        'parsePyJson (snapshot)',
+        'dumpsPy (text)',
+        'whole call',
+      ],
+      stageRows,
+    ),
+  );
 }
 
 type Phase = 'build' | 'calls' | 'audits' | 'reset';
 
 /** One replay: [parse fixtures,] construct, 12 calls, audits dumped as env.replay does, reset. */
-function replayOnce(t: ClawTask, calls: Call[], parse: boolean, ph: Record<Phase | 'parse', number[]>, k: number): void {
+function replayOnce(
+  t: ClawTask,
+  calls: Call[],
+  parse: boolean,
+  ph: Record<Phase | 'parse', number[]>,
+  k: number,
+): void {
   let a = performance.now();
   const records = parse ? t.texts.map((x) => parsePyJson(x.text) as PyValue[]) : t.records;
   let b = performance.now();
@@ -118,7 +202,13 @@ function replayOnce(t: ClawTask, calls: Call[], parse: boolean, ph: Record<Phase
 type ReplayResult = { lat: Stats; perSec: number; phases: Record<string, number> };
 
 function runReplays(t: ClawTask, calls: Call[], variant: 'direct' | 'parsed' | 'parse'): ReplayResult {
-  const ph = { parse: [] as number[], build: [] as number[], calls: [] as number[], audits: [] as number[], reset: [] as number[] };
+  const ph = {
+    parse: [] as number[],
+    build: [] as number[],
+    calls: [] as number[],
+    audits: [] as number[],
+    reset: [] as number[],
+  };
   const direct = variant === 'direct' ? directHandlers(t, calls) : undefined;
   const once = direct
     ? () => {
@@ -135,12 +225,16 @@ function runReplays(t: ClawTask, calls: Call[], variant: 'direct' | 'parsed' | '
     lat[i] = performance.now() - t0;
   }
   const perSec = (REPLAYS / (performance.now() - start)) * 1000;
-  const phases = direct ? {} : Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, stats(v.slice(0, REPLAYS)).median]));
+  const phases = direct
+    ? {}
+    : Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, stats(v.slice(0, REPLAYS)).median]));
   return { lat: stats(lat), perSec, phases };
 }
 
 function replays(tasks: ClawTask[]) {
-  console.log(`\n2. ${REPLAY_CALLS}-call task replay incl. construction, audits and reset (${REPLAYS.toLocaleString('en-US')} replays each)`);
+  console.log(
+    `\n2. ${REPLAY_CALLS}-call task replay incl. construction, audits and reset (${REPLAYS.toLocaleString('en-US')} replays each)`,
+  );
   const rows: string[][] = [];
   const phaseRows: string[][] = [];
   for (const t of tasks) {
@@ -148,27 +242,86 @@ function replays(tasks: ClawTask[]) {
     const why = calls.length ? unusable(t, calls) : 'no call answered 200 upstream';
     if (why) {
       console.log(`${t.id}: skipped: ${why}`);
-      emit({ bench: BENCH, name: `${t.id} · ${REPLAY_CALLS}-call replay`, median_ms: NaN, ratio: null, baseline: 'direct handlers', goal: `median < ${REPLAY_GOAL_MS} ms`, skipped: why });
+      emit({
+        bench: BENCH,
+        name: `${t.id} · ${REPLAY_CALLS}-call replay`,
+        median_ms: NaN,
+        ratio: null,
+        baseline: 'direct handlers',
+        goal: `median < ${REPLAY_GOAL_MS} ms`,
+        skipped: why,
+      });
       continue;
     }
     const distinct = new Set(calls.map((c) => c.tool)).size;
     const mix = `${calls.filter((c) => kindOf(c.tool) === 'write').length} writes, ${distinct} tools, ${t.meta.services.length} svc`;
     const base = runReplays(t, calls, 'direct');
-    for (const [variant, label] of [['parsed', 'replay, fixtures parsed once'], ['parse', 'replay incl. fixture JSON parsing']] as const) {
+    for (const [variant, label] of [
+      ['parsed', 'replay, fixtures parsed once'],
+      ['parse', 'replay incl. fixture JSON parsing'],
+    ] as const) {
       const r = runReplays(t, calls, variant);
       const primary = variant === 'parsed';
       const met = r.lat.median < REPLAY_GOAL_MS;
-      rows.push([`${t.id.split('_')[0]} ${label}`, mix, ms(base.lat.median), ms(r.lat.median), ms(r.lat.p99), rate(r.perSec), rate(r.perSec * REPLAY_CALLS), ratio(r.lat.median / base.lat.median), primary ? (met ? 'met' : 'MISSED') : '']);
-      phaseRows.push([`${t.id.split('_')[0]} ${label}`, ...['parse', 'build', 'calls', 'audits', 'reset'].map((p) => (p === 'parse' && primary ? '—' : ms(r.phases[p])))]);
+      rows.push([
+        `${t.id.split('_')[0]} ${label}`,
+        mix,
+        ms(base.lat.median),
+        ms(r.lat.median),
+        ms(r.lat.p99),
+        rate(r.perSec),
+        rate(r.perSec * REPLAY_CALLS),
+        ratio(r.lat.median / base.lat.median),
+        primary ? (met ? 'met' : 'MISSED') : '',
+      ]);
+      phaseRows.push([
+        `${t.id.split('_')[0]} ${label}`,
+        ...['parse', 'build', 'calls', 'audits', 'reset'].map((p) =>
+          p === 'parse' && primary ? '—' : ms(r.phases[p]),
+        ),
+      ]);
       emit({
-        bench: BENCH, name: `${t.id} · ${label}`, median_ms: r.lat.median, p99_ms: r.lat.p99, calls_per_s: r.perSec, ratio: r.lat.median / base.lat.median,
-        baseline: `fresh state + 12 direct handler calls, median ${ms(base.lat.median)}`, ...(primary ? { goal: `median < ${REPLAY_GOAL_MS} ms`, met } : {}),
+        bench: BENCH,
+        name: `${t.id} · ${label}`,
+        median_ms: r.lat.median,
+        p99_ms: r.lat.p99,
+        calls_per_s: r.perSec,
+        ratio: r.lat.median / base.lat.median,
+        baseline: `fresh state + 12 direct handler calls, median ${ms(base.lat.median)}`,
+        ...(primary ? { goal: `median < ${REPLAY_GOAL_MS} ms`, met } : {}),
       });
     }
   }
-  console.log(table(['task · variant', 'mix', 'baseline', 'median', 'p99', 'replays/s', 'calls/s', 'vs baseline', `< ${REPLAY_GOAL_MS} ms`], rows));
+  console.log(
+    table(
+      [
+        'task · variant',
+        'mix',
+        'baseline',
+        'median',
+        'p99',
+        'replays/s',
+        'calls/s',
+        'vs baseline',
+        `< ${REPLAY_GOAL_MS} ms`,
+      ],
+      rows,
+    ),
+  );
   console.log('\nPhase medians per replay (each phase timed inside the replay loop):');
-  console.log(table(['task · variant', 'parse fixtures', 'new Environment (+probe)', `${REPLAY_CALLS} calls`, 'audits + dumpsPy', 'reset'], phaseRows));
+  console.log(
+    table(
+      [
+        'task · variant',
+        'parse fixtures',
+        'new Environment (+probe)',
+        `${REPLAY_CALLS} calls`,
+        'audits + dumpsPy',
+        'reset',
+      ],
+      phaseRows,
+    ),
+  );
   console.log('\n"calls/s" in the replay table is replays/s × 12; "replays/s" counts the whole measured loop.');
 }
 
@@ -177,7 +330,14 @@ function main() {
   if (!hasGoldens()) {
     const why = '../shared/conformance/claw-eval-goldens or ../shared/corpora/claw-eval is absent';
     console.log(`skipped: ${why}`);
-    emit({ bench: BENCH, name: 'mock services', median_ms: NaN, ratio: null, baseline: 'direct route handler', skipped: why });
+    emit({
+      bench: BENCH,
+      name: 'mock services',
+      median_ms: NaN,
+      ratio: null,
+      baseline: 'direct route handler',
+      skipped: why,
+    });
     return;
   }
   const tasks = new Map(REPLAY_TASKS.map((id) => [id, readTask(id)]));

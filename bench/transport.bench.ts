@@ -43,8 +43,13 @@ type Row = { how: string; callsPerSec: number; lat: Stats; goal?: string; met?: 
 /** The HTTP client in a second process: its own event loop and core, as a browser would be. */
 function loadInChild(o: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, 'lib/http-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('message', (m: LoadResult | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
+    const child = fork(path.join(__dirname, 'lib/http-load.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (m: LoadResult | { error: string }) =>
+      'error' in m ? reject(new Error(m.error)) : resolve(m),
+    );
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`http client exited with ${code}`)));
     child.send(o);
@@ -78,8 +83,14 @@ async function main() {
   // The baseline's own connection and context: what a handler gets, minus dispatch.
   const db = openDb(ws.file);
   const ctx: HandlerContext = {
-    db, now: () => new Date().toISOString(), logger: silentLogger, workspacePath: ws.file, readOnly: false,
-    events: new CoreEvents(), jobs: undefined as unknown as JobRunner, touch: () => {},
+    db,
+    now: () => new Date().toISOString(),
+    logger: silentLogger,
+    workspacePath: ws.file,
+    readOnly: false,
+    events: new CoreEvents(),
+    jobs: undefined as unknown as JobRunner,
+    touch: () => {},
   };
   const server = await startHttpServer({ core: ws.core });
   const ipc = fakeIpc(ws);
@@ -92,14 +103,21 @@ async function main() {
       const parsed = contract[name].input.parse(input);
       const handler = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
       const load: LoadOptions = {
-        url: `${server.url}/rpc/${encodeURIComponent(name)}`, headers: { authorization: `Bearer ${server.token}` }, body: JSON.stringify(input),
-        calls: CALLS, warmup: Math.ceil(CALLS / 10), concurrency: CONCURRENCY,
+        url: `${server.url}/rpc/${encodeURIComponent(name)}`,
+        headers: { authorization: `Bearer ${server.token}` },
+        body: JSON.stringify(input),
+        calls: CALLS,
+        warmup: Math.ceil(CALLS / 10),
+        concurrency: CONCURRENCY,
       };
 
       const rows: Row[] = [];
       rows.push({ how: 'direct handler call (baseline)', ...(await throughput(() => handler(parsed, ctx), CALLS)) });
       rows.push({ how: 'core.dispatch', ...(await throughput(() => ws.core.dispatch(name, input), CALLS)) });
-      rows.push({ how: 'IPC (fake ipcMain + structured clone)', ...(await throughput(() => ipc.call(name, input), CALLS)) });
+      rows.push({
+        how: 'IPC (fake ipcMain + structured clone)',
+        ...(await throughput(() => ipc.call(name, input), CALLS)),
+      });
       for (const [how, run] of [
         ['HTTP keep-alive ×16, client in 2nd process', loadInChild],
         ['HTTP keep-alive ×16, client in-process', runLoad],
@@ -107,7 +125,12 @@ async function main() {
         const r = await run(load);
         if (r.errors) throw new Error(`${how}: ${r.errors} non-200 answers`);
         const primary = how.includes('2nd process');
-        rows.push({ how, callsPerSec: r.callsPerSec, lat: r.lat, ...(primary ? { goal: `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s`, met: r.callsPerSec >= HTTP_GOAL } : {}) });
+        rows.push({
+          how,
+          callsPerSec: r.callsPerSec,
+          lat: r.lat,
+          ...(primary ? { goal: `≥ ${HTTP_GOAL.toLocaleString('en-US')}/s`, met: r.callsPerSec >= HTTP_GOAL } : {}),
+        });
       }
 
       const base = rows[0]!;
@@ -115,14 +138,26 @@ async function main() {
       console.log(
         table(
           ['transport', 'calls/s', 'median', 'p99', 'cost vs direct', 'goal'],
-          rows.map((r) => [r.how, rate(r.callsPerSec), ms(r.lat.median), ms(r.lat.p99), ratio(base.callsPerSec / r.callsPerSec), r.goal ? `${r.goal} ${r.met ? 'met' : 'MISSED'}` : '']),
+          rows.map((r) => [
+            r.how,
+            rate(r.callsPerSec),
+            ms(r.lat.median),
+            ms(r.lat.p99),
+            ratio(base.callsPerSec / r.callsPerSec),
+            r.goal ? `${r.goal} ${r.met ? 'met' : 'MISSED'}` : '',
+          ]),
         ),
       );
       // "cost vs direct" = direct calls/s ÷ this path's calls/s: how many direct calls one call costs.
       for (const r of rows) {
         emit({
-          bench: BENCH, name: `${name} · ${r.how}`, median_ms: r.lat.median, p99_ms: r.lat.p99, calls_per_s: r.callsPerSec,
-          ratio: base.callsPerSec / r.callsPerSec, baseline: 'direct handler calls/s ÷ calls/s',
+          bench: BENCH,
+          name: `${name} · ${r.how}`,
+          median_ms: r.lat.median,
+          p99_ms: r.lat.p99,
+          calls_per_s: r.callsPerSec,
+          ratio: base.callsPerSec / r.callsPerSec,
+          baseline: 'direct handler calls/s ÷ calls/s',
           ...(r.goal ? { goal: r.goal, met: r.met ?? false } : {}),
         });
       }

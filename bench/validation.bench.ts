@@ -37,13 +37,34 @@ async function measure(c: Case): Promise<void> {
   const full = await throughput(c.full, RUNS);
   const r = full.lat.median / base.lat.median;
   const met = full.callsPerSec >= GOAL;
-  rows.push([c.name, rate(full.callsPerSec), ms(full.lat.median), ms(full.lat.p99), rate(base.callsPerSec), ms(base.lat.median), ratio(r), met ? 'met' : 'MISSED']);
-  emit({ bench: BENCH, name: c.name, median_ms: full.lat.median, p99_ms: full.lat.p99, calls_per_s: full.callsPerSec, ratio: r, baseline: `structure validator alone, median ${ms(base.lat.median)}`, goal: `≥ ${GOAL}/s`, met });
+  rows.push([
+    c.name,
+    rate(full.callsPerSec),
+    ms(full.lat.median),
+    ms(full.lat.p99),
+    rate(base.callsPerSec),
+    ms(base.lat.median),
+    ratio(r),
+    met ? 'met' : 'MISSED',
+  ]);
+  emit({
+    bench: BENCH,
+    name: c.name,
+    median_ms: full.lat.median,
+    p99_ms: full.lat.p99,
+    calls_per_s: full.callsPerSec,
+    ratio: r,
+    baseline: `structure validator alone, median ${ms(base.lat.median)}`,
+    goal: `≥ ${GOAL}/s`,
+    met,
+  });
 }
 
 async function main(): Promise<void> {
   header('validation: full validator chain per task (one core)');
-  const example = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/examples/helpdesk-triage.task.json'), 'utf8')) as unknown;
+  const example = JSON.parse(
+    fs.readFileSync(path.join(REPO_ROOT, 'docs/examples/helpdesk-triage.task.json'), 'utf8'),
+  ) as unknown;
   await measure({
     name: 'hand-written task (plan + 3 consistency runs)',
     full: () => validate(example, [], { now: () => NOW }),
@@ -57,11 +78,23 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(CLAW_ROOT, 'tasks'))) {
     const why = `no Claw-Eval corpus at ${CLAW_ROOT}`;
     console.log(`imported tasks: skipped: ${why}`);
-    emit({ bench: BENCH, name: 'imported Claw-Eval tasks', median_ms: NaN, ratio: null, baseline: 'structure validator alone', goal: `≥ ${GOAL}/s`, skipped: why });
+    emit({
+      bench: BENCH,
+      name: 'imported Claw-Eval tasks',
+      median_ms: NaN,
+      ratio: null,
+      baseline: 'structure validator alone',
+      goal: `≥ ${GOAL}/s`,
+      skipped: why,
+    });
   } else {
     const tasks = locateTasks(CLAW_ROOT).map((loc) => {
       const t = readClawTask(loc);
-      return { yaml: t.spec, spec: deriveTaskSpec(t.spec).spec, fixtures: t.fixtures.map((f) => ({ service: f.service, env: f.env, content: f.content })) };
+      return {
+        yaml: t.spec,
+        spec: deriveTaskSpec(t.spec).spec,
+        fixtures: t.fixtures.map((f) => ({ service: f.service, env: f.env, content: f.content })),
+      };
     });
     let i = 0;
     const next = () => tasks[i++ % tasks.length]!;
@@ -72,7 +105,12 @@ async function main(): Promise<void> {
         return validate(t.spec, t.fixtures, { now: () => NOW });
       },
       base: () => structure(next().spec),
-      check: () => tasks.every((t) => validate(t.spec, t.fixtures, { now: () => NOW }).verdicts.some((v) => v.validator === 'grading_consistency' && v.status === 'not_applicable')),
+      check: () =>
+        tasks.every((t) =>
+          validate(t.spec, t.fixtures, { now: () => NOW }).verdicts.some(
+            (v) => v.validator === 'grading_consistency' && v.status === 'not_applicable',
+          ),
+        ),
     });
     await measure({
       name: `${tasks.length} imported tasks, derivation from task.yaml included (as the job)`,
@@ -85,7 +123,12 @@ async function main(): Promise<void> {
     });
   }
   console.log(`\n${RUNS.toLocaleString('en-US')} validations per figure, sequential\n`);
-  console.log(table(['inputs', 'tasks/s', 'median', 'p99', 'baseline/s', 'baseline median', 'vs baseline', `goal ≥ ${GOAL}/s`], rows));
+  console.log(
+    table(
+      ['inputs', 'tasks/s', 'median', 'p99', 'baseline/s', 'baseline median', 'vs baseline', `goal ≥ ${GOAL}/s`],
+      rows,
+    ),
+  );
 }
 
 void main();

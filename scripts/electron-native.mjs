@@ -13,18 +13,27 @@ const done = (msg) => (console.log(`electron-native: ${msg}`), process.exit(0));
 
 const electronDir = path.join(root, 'node_modules', 'electron');
 const pathFile = path.join(electronDir, 'path.txt');
-if (!fs.existsSync(pathFile) || !fs.existsSync(path.join(electronDir, 'dist', fs.readFileSync(pathFile, 'utf8').trim()))) {
+if (
+  !fs.existsSync(pathFile) ||
+  !fs.existsSync(path.join(electronDir, 'dist', fs.readFileSync(pathFile, 'utf8').trim()))
+) {
   done('Electron runtime not installed; skipped (browser mode and the CLI use the Node build).');
 }
 const version = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version;
 const sqliteDir = path.dirname(require.resolve('better-sqlite3/package.json'));
-const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js', { paths: [path.dirname(process.execPath), '/usr/lib/node_modules/npm', sqliteDir] });
+const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js', {
+  paths: [path.dirname(process.execPath), '/usr/lib/node_modules/npm', sqliteDir],
+});
 const work = fs.mkdtempSync(path.join(root, 'build-electron-native-'));
 fs.cpSync(sqliteDir, work, { recursive: true });
 // Hazard: ~/.npmrc may set nodedir, which makes an "Electron" rebuild silently target Node's ABI.
 const env = { ...process.env };
 for (const k of Object.keys(env)) if (k.toLowerCase().startsWith('npm_config_')) delete env[k];
-const r = spawnSync(process.execPath, [nodeGyp, 'rebuild', `--target=${version}`, '--dist-url=https://electronjs.org/headers', '--runtime=electron'], { cwd: work, env, stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [nodeGyp, 'rebuild', `--target=${version}`, '--dist-url=https://electronjs.org/headers', '--runtime=electron'],
+  { cwd: work, env, stdio: 'inherit' },
+);
 if (r.status !== 0) {
   fs.rmSync(work, { recursive: true, force: true });
   done('rebuild failed (offline?); the desktop app needs it — rerun `node scripts/electron-native.mjs` when online.');

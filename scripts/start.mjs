@@ -8,7 +8,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 function ensureBuilt() {
-  const built = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.js', 'out/renderer/index.html'].every((f) => fs.existsSync(path.join(root, f)));
+  const built = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.js', 'out/renderer/index.html'].every((f) =>
+    fs.existsSync(path.join(root, f)),
+  );
   if (built && !process.argv.includes('--rebuild')) return;
   console.log('Building CoworkEnv Studio (electron-vite build)…');
   const r = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
@@ -38,7 +40,12 @@ if (electron) {
       '',
     ].join('\n'),
   );
-  const args = [path.join(root, 'bin', 'coworkenv.js'), 'serve', ...(process.env.CI ? [] : ['--open']), ...process.argv.slice(2).filter((a) => a !== '--rebuild')];
+  const args = [
+    path.join(root, 'bin', 'coworkenv.js'),
+    'serve',
+    ...(process.env.CI ? [] : ['--open']),
+    ...process.argv.slice(2).filter((a) => a !== '--rebuild'),
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));

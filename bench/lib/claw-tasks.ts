@@ -22,7 +22,13 @@ export const hasGoldens = (): boolean => fs.existsSync(path.join(GOLDENS, 'index
 
 type Meta = {
   instant_iso: string;
-  services: { name: string; declared_port: number; fixtures: Record<string, string>; health_check?: string; health_check_method?: string }[];
+  services: {
+    name: string;
+    declared_port: number;
+    fixtures: Record<string, string>;
+    health_check?: string;
+    health_check_method?: string;
+  }[];
   tools: Record<string, { url: string }>;
   calls: { kind: string; outcome: string }[];
 };
@@ -44,7 +50,11 @@ export type ClawTask = {
 export function readTask(id: string): ClawTask {
   const dir = path.join(GOLDENS, id);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as Meta;
-  const lines = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = (f: string) =>
+    fs
+      .readFileSync(path.join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
   const expected = lines('expected.jsonl').map((l) => parsePyJson(l) as { status?: number });
   const calls = lines('calls.jsonl').map((l, i) => {
     const c = parsePyJson(l) as { tool: string; args: PyValue };
@@ -54,7 +64,14 @@ export function readTask(id: string): ClawTask {
     const rel = Object.values(s.fixtures)[0] ?? SERVICE_REGISTRY.get(s.name)?.defaultFixture ?? '';
     return { id: s.name, text: fs.readFileSync(path.join(CLAW_ROOT, rel), 'utf8') };
   });
-  return { id, meta, now: new Date(meta.instant_iso), calls, texts, records: texts.map((t) => parsePyJson(t.text) as PyValue[]) };
+  return {
+    id,
+    meta,
+    now: new Date(meta.instant_iso),
+    calls,
+    texts,
+    records: texts.map((t) => parsePyJson(t.text) as PyValue[]),
+  };
 }
 
 /** The EnvironmentSpec upstream ran, from records already parsed (or parsed now by the caller). */
@@ -64,7 +81,9 @@ export function specOf(t: ClawTask, records: PyValue[][]): EnvironmentSpec {
     now: () => now,
     mode: 'parity',
     services: t.meta.services.map((s, i) => {
-      const probe = s.health_check ? { method: s.health_check_method ?? 'POST', path: new URL(s.health_check).pathname } : undefined;
+      const probe = s.health_check
+        ? { method: s.health_check_method ?? 'POST', path: new URL(s.health_check).pathname }
+        : undefined;
       return { id: s.name, port: s.declared_port, probe, records: records[i]! };
     }),
     tools: Object.entries(t.meta.tools).map(([name, v]) => ({ name, url: v.url })),
@@ -100,10 +119,13 @@ export function firstOk(t: ClawTask, n: number): Call[] {
 /** One call per tool: the first `valid` recorded call of each tool that upstream answered 200. */
 export function oneCallPerTool(t: ClawTask): Call[] {
   const seen = new Set<string>();
-  return t.calls.filter((c) => c.kind === 'valid' && c.status === 200 && t.meta.tools[c.tool] && !seen.has(c.tool) && seen.add(c.tool));
+  return t.calls.filter(
+    (c) => c.kind === 'valid' && c.status === 200 && t.meta.tools[c.tool] && !seen.has(c.tool) && seen.add(c.tool),
+  );
 }
 
-export const kindOf = (tool: string): 'list' | 'get' | 'write' => (/_(list|search)|_get_user_events|_get_events/.test(tool) ? 'list' : /_get(_|$)/.test(tool) ? 'get' : 'write');
+export const kindOf = (tool: string): 'list' | 'get' | 'write' =>
+  /_(list|search)|_get_user_events|_get_events/.test(tool) ? 'list' : /_get(_|$)/.test(tool) ? 'get' : 'write';
 
 /**
  * The baseline of comparable trivial work: a call's route handler invoked directly on freshly
@@ -118,7 +140,11 @@ export function directHandlers(t: ClawTask, calls: Call[]) {
     const def = SERVICE_REGISTRY.get(t.meta.services[svc]!.name)!;
     const route = def.routes[u.pathname];
     if (!route) throw new Error(`${t.id}: ${c.tool}: no route ${u.pathname}`);
-    const v = validateBody(route.model, c.args, route.noBody === 'defaults' ? modelDefaults(route.model) : route.noBody);
+    const v = validateBody(
+      route.model,
+      c.args,
+      route.noBody === 'defaults' ? modelDefaults(route.model) : route.noBody,
+    );
     if (!v.ok) throw new Error(`${t.id}: ${c.tool}: body does not validate`);
     return { svc, run: (ctx) => route.handle(v.value, ctx) };
   });

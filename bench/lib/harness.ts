@@ -16,7 +16,15 @@ export function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
   const sum = s.reduce((a, b) => a + b, 0);
-  return { n: s.length, median: at(50), p95: at(95), p99: at(99), mean: sum / (s.length || 1), min: s[0] ?? NaN, max: s[s.length - 1] ?? NaN };
+  return {
+    n: s.length,
+    median: at(50),
+    p95: at(95),
+    p99: at(99),
+    mean: sum / (s.length || 1),
+    min: s[0] ?? NaN,
+    max: s[s.length - 1] ?? NaN,
+  };
 }
 
 /** Runs `fn` `warmup` times unmeasured, then `runs` times; answers each run's duration in ms. */
@@ -35,7 +43,11 @@ export async function sample(fn: () => unknown, runs: number, warmup = Math.min(
  * Throughput and latency of sequential calls: each call's latency, and calls/s over the whole
  * measured window. Synchronous functions are not awaited, so the baseline carries no promise cost.
  */
-export async function throughput(fn: () => unknown, calls: number, warmup = Math.ceil(calls / 10)): Promise<{ callsPerSec: number; lat: Stats }> {
+export async function throughput(
+  fn: () => unknown,
+  calls: number,
+  warmup = Math.ceil(calls / 10),
+): Promise<{ callsPerSec: number; lat: Stats }> {
   for (let i = 0; i < warmup; i++) {
     const r = fn();
     if (r instanceof Promise) await r;
@@ -74,21 +86,29 @@ export function emit(f: Figure): void {
   process.stdout.write(`${FIGURE_PREFIX}${JSON.stringify(f)}\n`);
 }
 
-export const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '—' : v < 1 ? `${(v * 1000).toFixed(1)} µs` : `${v.toFixed(v < 10 ? 2 : 1)} ms`);
+export const ms = (v: number | undefined) =>
+  v === undefined || Number.isNaN(v) ? '—' : v < 1 ? `${(v * 1000).toFixed(1)} µs` : `${v.toFixed(v < 10 ? 2 : 1)} ms`;
 export const rate = (v: number | undefined) => (v === undefined ? '—' : `${Math.round(v).toLocaleString('en-US')}/s`);
-export const ratio = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : `×${v < 10 ? v.toFixed(2) : v.toFixed(1)}`);
+export const ratio = (v: number | null | undefined) =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : `×${v < 10 ? v.toFixed(2) : v.toFixed(1)}`;
 
 /** A plain fixed-width table (first column left-aligned, the rest right-aligned). */
 export function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 export function header(title: string): void {
   console.log(`\n=== ${title} ===`);
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`machine: ${os.cpus().length} cpu (${os.cpus()[0]?.model.trim() ?? '?'}), node ${process.version}, ${os.platform()} ${os.arch()}, load average ${load}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `machine: ${os.cpus().length} cpu (${os.cpus()[0]?.model.trim() ?? '?'}), node ${process.version}, ${os.platform()} ${os.arch()}, load average ${load}`,
+  );
 }
 
 /** A fresh folder under the OS temp dir; removed by `cleanup`. */

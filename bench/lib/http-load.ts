@@ -8,7 +8,14 @@ import { performance } from 'node:perf_hooks';
 import { stats, type Stats } from './harness';
 
 /** `url` is the full target (e.g. http://127.0.0.1:7357/rpc/plan.get); `body` the JSON text sent. */
-export type LoadOptions = { url: string; headers?: Record<string, string>; body: string; calls: number; warmup: number; concurrency: number };
+export type LoadOptions = {
+  url: string;
+  headers?: Record<string, string>;
+  body: string;
+  calls: number;
+  warmup: number;
+  concurrency: number;
+};
 export type LoadResult = { callsPerSec: number; lat: Stats; errors: number };
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
@@ -20,7 +27,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const call = () =>
     new Promise<void>((resolve, reject) => {
       const req = http.request(
-        { agent, hostname, port, method: 'POST', path: pathname, headers: { ...o.headers, 'content-type': 'application/json', 'content-length': body.length } },
+        {
+          agent,
+          hostname,
+          port,
+          method: 'POST',
+          path: pathname,
+          headers: { ...o.headers, 'content-type': 'application/json', 'content-length': body.length },
+        },
         (res) => {
           if (res.statusCode !== 200) errors++;
           res.resume(); // drain: the envelope is not inspected here, only its status

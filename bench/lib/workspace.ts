@@ -7,17 +7,53 @@ import path from 'node:path';
 import { createCore, type Core } from '../../src/main/core';
 import { slotsRepo, type NewSlot } from '../../src/main/core/db/repos/slots.repo';
 import { openDb, type Db } from '../../src/main/core/db/sqlite';
-import { DIFFICULTIES, LANGUAGES, SCENARIOS, SERVICE_IDS, type ServiceId } from '../../src/shared/contract/entities/slot';
+import {
+  DIFFICULTIES,
+  LANGUAGES,
+  SCENARIOS,
+  SERVICE_IDS,
+  type ServiceId,
+} from '../../src/shared/contract/entities/slot';
 import { tempDir } from './harness';
 
 // Families and categories as a researcher names them; a few contain an 'x' so `family contains 'x'`
 // matches a realistic minority of rows rather than none.
 const FAMILIES = [
-  'email-triage', 'inbox-zero', 'meeting-prep', 'expense-audit', 'tax-export', 'vendor-onboarding', 'ticket-escalation',
-  'stock-reorder', 'news-digest', 'lead-followup', 'config-drift', 'cron-cleanup', 'kb-refresh', 'contact-dedupe',
-  'invoice-matching', 'travel-planning', 'release-notes', 'oncall-handoff', 'budget-review', 'index-rebuild',
+  'email-triage',
+  'inbox-zero',
+  'meeting-prep',
+  'expense-audit',
+  'tax-export',
+  'vendor-onboarding',
+  'ticket-escalation',
+  'stock-reorder',
+  'news-digest',
+  'lead-followup',
+  'config-drift',
+  'cron-cleanup',
+  'kb-refresh',
+  'contact-dedupe',
+  'invoice-matching',
+  'travel-planning',
+  'release-notes',
+  'oncall-handoff',
+  'budget-review',
+  'index-rebuild',
 ];
-const CATEGORIES = ['communication', 'scheduling', 'finance', 'support', 'operations', 'knowledge', 'sales', 'admin', 'safety', 'research', 'hr', 'it'];
+const CATEGORIES = [
+  'communication',
+  'scheduling',
+  'finance',
+  'support',
+  'operations',
+  'knowledge',
+  'sales',
+  'admin',
+  'safety',
+  'research',
+  'hr',
+  'it',
+];
 
 /** Deterministic PRNG, so every run benchmarks the same data (the core's own seeded source). */
 export const prng = seededRandom;

@@ -26,7 +26,11 @@ function start(): void {
     return;
   }
   registerIpc(ipcMain, core, appOrigin(), () => BrowserWindow.getAllWindows());
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, { openWorkspaceFolder: () => shell.showItemInFolder(core.workspacePath) })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate(process.platform, { openWorkspaceFolder: () => shell.showItemInFolder(core.workspacePath) }),
+    ),
+  );
   createMainWindow();
   app.on('activate', () => BrowserWindow.getAllWindows().length === 0 && createMainWindow());
   app.on('window-all-closed', () => {

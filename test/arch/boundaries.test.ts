@@ -2,13 +2,22 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contract, PROCEDURE_NAMES } from '../../src/shared/contract';
 import { handlers } from '../../src/main/core/rpc/handlers';
-import { isNodeBuiltin, isRelative, packageName, resolveRelative, scanImports, sourceFiles, type SourceFile } from '../helpers/imports';
+import {
+  isNodeBuiltin,
+  isRelative,
+  packageName,
+  resolveRelative,
+  scanImports,
+  sourceFiles,
+  type SourceFile,
+} from '../helpers/imports';
 
 /** Third-party packages the core may use; a new dependency fails here until it is added on purpose. */
 const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml', 'diff'];
 
 /** Only these may import 'electron' (DESIGN.md §2). */
-const ELECTRON_IMPORTERS = (rel: string) => rel === 'src/main/index.ts' || rel.startsWith('src/main/electron/') || rel.startsWith('src/preload/');
+const ELECTRON_IMPORTERS = (rel: string) =>
+  rel === 'src/main/index.ts' || rel.startsWith('src/main/electron/') || rel.startsWith('src/preload/');
 
 const files = sourceFiles();
 const under = (dir: string) => files.filter((f) => f.rel.startsWith(dir));
@@ -54,14 +63,16 @@ describe('import scanner (the rules below are only as good as it is)', () => {
     const missed: string[] = [];
     for (const f of files) {
       f.text.split('\n').forEach((line, i) => {
-        if (/^\s*import[\s{'"*]/.test(line) && !f.imports.some((r) => r.line === i + 1)) missed.push(`${f.rel}:${i + 1}: ${line.trim()}`);
+        if (/^\s*import[\s{'"*]/.test(line) && !f.imports.some((r) => r.line === i + 1))
+          missed.push(`${f.rel}:${i + 1}: ${line.trim()}`);
       });
     }
     expect(missed).toEqual([]);
   });
 
   it('sees the source tree', () => {
-    for (const dir of ['src/shared/', 'src/main/core/', 'src/main/headless/', 'src/main/electron/', 'src/preload/']) expect(under(dir).length).toBeGreaterThan(0);
+    for (const dir of ['src/shared/', 'src/main/core/', 'src/main/headless/', 'src/main/electron/', 'src/preload/'])
+      expect(under(dir).length).toBeGreaterThan(0);
   });
 });
 
@@ -71,7 +82,8 @@ describe('layer rules', () => {
     for (const f of under('src/shared/')) {
       for (const r of f.imports) {
         if (isRelative(r.spec)) {
-          if (!resolveRelative(f, r.spec).startsWith('src/shared/')) bad.push(v(f, r.line, `reaches outside shared: ${r.spec}`));
+          if (!resolveRelative(f, r.spec).startsWith('src/shared/'))
+            bad.push(v(f, r.line, `reaches outside shared: ${r.spec}`));
         } else if (r.spec !== 'zod') bad.push(v(f, r.line, `imports ${r.spec}`));
       }
     }
@@ -101,7 +113,8 @@ describe('layer rules', () => {
     for (const f of under('src/main/headless/')) {
       for (const r of f.imports) {
         if (packageName(r.spec) === 'electron') bad.push(v(f, r.line, 'imports electron'));
-        if (isRelative(r.spec) && /^src\/(main\/electron|renderer)\//.test(resolveRelative(f, r.spec))) bad.push(v(f, r.line, `reaches ${r.spec}`));
+        if (isRelative(r.spec) && /^src\/(main\/electron|renderer)\//.test(resolveRelative(f, r.spec)))
+          bad.push(v(f, r.line, `reaches ${r.spec}`));
       }
     }
     expect(bad).toEqual([]);
@@ -117,7 +130,8 @@ describe('layer rules', () => {
     const bad: Violation[] = [];
     for (const f of under('src/renderer/')) {
       for (const r of f.imports) {
-        if (isRelative(r.spec) && resolveRelative(f, r.spec).startsWith('src/main/')) bad.push(v(f, r.line, `reaches ${r.spec}`));
+        if (isRelative(r.spec) && resolveRelative(f, r.spec).startsWith('src/main/'))
+          bad.push(v(f, r.line, `reaches ${r.spec}`));
         if (!isRelative(r.spec) && isNodeBuiltin(r.spec)) bad.push(v(f, r.line, `imports ${r.spec}`));
         if (packageName(r.spec) === 'electron') bad.push(v(f, r.line, 'imports electron'));
       }
@@ -141,7 +155,8 @@ describe('layer rules', () => {
       }
       return undefined;
     };
-    for (const m of ['ipc', 'security', 'menu', 'native-binding']) expect(runtimeElectron(`src/main/electron/${m}.ts`), m).toBeUndefined();
+    for (const m of ['ipc', 'security', 'menu', 'native-binding'])
+      expect(runtimeElectron(`src/main/electron/${m}.ts`), m).toBeUndefined();
     expect(runtimeElectron('src/main/electron/window.ts')).toBeDefined();
   });
 });
@@ -169,7 +184,9 @@ describe('file size', () => {
   });
 
   it('the test sources themselves stay under 300 lines', () => {
-    const long = sourceFiles(path.join(__dirname, '..')).map((f) => ({ rel: f.rel, lines: f.text.split('\n').length })).filter((f) => f.lines >= 300 && !f.rel.startsWith('test/e2e/'));
+    const long = sourceFiles(path.join(__dirname, '..'))
+      .map((f) => ({ rel: f.rel, lines: f.text.split('\n').length }))
+      .filter((f) => f.lines >= 300 && !f.rel.startsWith('test/e2e/'));
     expect(long).toEqual([]);
   });
 });

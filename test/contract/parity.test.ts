@@ -16,13 +16,54 @@ const BUILT_CLI = path.join(REPO_ROOT, 'out/main/cli.js');
 /** A deterministic sequence: every transport replays it on its own copy of the same workspace. */
 const SEQUENCE: [string, unknown][] = [
   ['plan.list', { limit: 3, sort: [{ field: 'target_count', dir: 'desc' }] }],
-  ['plan.list', { limit: 2, filters: [{ field: 'services', operator: 'OR', conditions: [{ op: 'contains', value: 'crm' }, { op: 'contains', value: 'rss' }] }] }],
+  [
+    'plan.list',
+    {
+      limit: 2,
+      filters: [
+        {
+          field: 'services',
+          operator: 'OR',
+          conditions: [
+            { op: 'contains', value: 'crm' },
+            { op: 'contains', value: 'rss' },
+          ],
+        },
+      ],
+    },
+  ],
   ['plan.get', { id: 2 }],
   ['plan.stats', {}],
   ['plan.create', { rows: [slotInput({ family: 'parity', services: 'crm, gmail', target_count: '4' })] }],
-  ['plan.update', { edits: [{ id: 27, field: 'difficulty', value: 'HARD' }, { id: 3, field: 'notes', value: 'edited' }] }],
+  [
+    'plan.update',
+    {
+      edits: [
+        { id: 27, field: 'difficulty', value: 'HARD' },
+        { id: 3, field: 'notes', value: 'edited' },
+      ],
+    },
+  ],
   ['plan.delete', { ids: [1, 2] }],
-  ['plan.paste', { rows: [{ id: 4, values: { target_count: '11' } }, { values: { family: 'p', services: 'kb', category: 'c', difficulty: 'easy', language: 'zh', reference_date: '2026-06-01', scenario: 'safety' } }] }],
+  [
+    'plan.paste',
+    {
+      rows: [
+        { id: 4, values: { target_count: '11' } },
+        {
+          values: {
+            family: 'p',
+            services: 'kb',
+            category: 'c',
+            difficulty: 'easy',
+            language: 'zh',
+            reference_date: '2026-06-01',
+            scenario: 'safety',
+          },
+        },
+      ],
+    },
+  ],
   ['plan.stats', undefined],
   ['jobs.list', {}],
   // Errors
@@ -91,7 +132,11 @@ describe('dispatch, HTTP and CLI answer the same envelopes', () => {
     const file = copyWorkspace(template);
     const core = openCore(file);
     const server = await serve(core);
-    for (const [name, input] of [['workspace.info', {}], ['plan.list', { offset: 20 }], ['plan.stats', {}]] as const) {
+    for (const [name, input] of [
+      ['workspace.info', {}],
+      ['plan.list', { offset: 20 }],
+      ['plan.stats', {}],
+    ] as const) {
       const viaDispatch = await core.dispatch(name, input);
       expect(viaDispatch.ok, name).toBe(true);
       expect((await httpCall(server, name, input)).envelope, name).toEqual(viaDispatch);
@@ -104,7 +149,11 @@ describe('dispatch, HTTP and CLI answer the same envelopes', () => {
     const file = copyWorkspace(template);
     const core = openCore(file);
     const expected = await core.dispatch('workspace.info', {});
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin/coworkenv.js'), '--json', '--workspace', file, 'call', 'workspace.info'], { env: { ...process.env, COWORKENV_WORKSPACE: '' } });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/coworkenv.js'), '--json', '--workspace', file, 'call', 'workspace.info'],
+      { env: { ...process.env, COWORKENV_WORKSPACE: '' } },
+    );
     expect(JSON.parse(stdout)).toEqual(expected);
   });
 });

@@ -70,7 +70,16 @@ describe('changes made by other connections', () => {
     const { core, workspacePath } = newCore();
     const seen = nextEvent(core.events, isTableChange('coverage_slots'));
     const input = JSON.stringify({ rows: [slotInput({ family: 'from-the-cli' })] });
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin/coworkenv.js'), '--json', '--workspace', workspacePath, 'call', 'plan.create', '--input', input]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      path.join(REPO_ROOT, 'bin/coworkenv.js'),
+      '--json',
+      '--workspace',
+      workspacePath,
+      'call',
+      'plan.create',
+      '--input',
+      input,
+    ]);
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, data: { slots: [{ id: 1, family: 'from-the-cli' }] } });
     expect((await seen).payload).toEqual({ table: 'coverage_slots' });
     expect((await ok(core, 'plan.get', { id: 1 })).family).toBe('from-the-cli');

@@ -20,10 +20,29 @@ afterEach(async () => {
 });
 
 type GridInput = Input<'plan.generateGrid'>;
-const SMALL: GridInput = { serviceSets: [['gmail'], ['calendar', 'gmail']], categories: ['a', 'b'], referenceDates: ['2026-01-01', '2026-01-02'], batchSize: 7 };
+const SMALL: GridInput = {
+  serviceSets: [['gmail'], ['calendar', 'gmail']],
+  categories: ['a', 'b'],
+  referenceDates: ['2026-01-01', '2026-01-02'],
+  batchSize: 7,
+};
 /** 13 × 10 × 3 × 2 × 5 × 10 = 39,000 slots in batches of 20: long enough to cancel half-way. */
 const BIG: GridInput = {
-  serviceSets: contract['plan.generateGrid'].input.shape.serviceSets.parse([['gmail'], ['calendar'], ['todo'], ['contacts'], ['finance'], ['notes'], ['kb'], ['helpdesk'], ['inventory'], ['rss'], ['crm'], ['config'], ['scheduler']]),
+  serviceSets: contract['plan.generateGrid'].input.shape.serviceSets.parse([
+    ['gmail'],
+    ['calendar'],
+    ['todo'],
+    ['contacts'],
+    ['finance'],
+    ['notes'],
+    ['kb'],
+    ['helpdesk'],
+    ['inventory'],
+    ['rss'],
+    ['crm'],
+    ['config'],
+    ['scheduler'],
+  ]),
   categories: Array.from({ length: 10 }, (_, i) => `cat-${i}`),
   scenarios: ['single_service', 'cross_service', 'safety', 'temporal', 'multi_turn'],
   referenceDates: Array.from({ length: 10 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`),
@@ -39,7 +58,13 @@ function countRows(file: string) {
   const db = new Database(file, { readonly: true });
   try {
     const rows = (db.prepare('SELECT count(*) AS n FROM coverage_slots').get() as { n: number }).n;
-    const distinct = (db.prepare('SELECT count(*) AS n FROM (SELECT DISTINCT family, services, category, difficulty, language, scenario, reference_date FROM coverage_slots)').get() as { n: number }).n;
+    const distinct = (
+      db
+        .prepare(
+          'SELECT count(*) AS n FROM (SELECT DISTINCT family, services, category, difficulty, language, scenario, reference_date FROM coverage_slots)',
+        )
+        .get() as { n: number }
+    ).n;
     return { rows, distinct };
   } finally {
     db.close();
@@ -50,7 +75,11 @@ function countRows(file: string) {
 async function startAndCancel(core: Core) {
   const rec = recordEvents(core.events);
   const { jobId } = await ok(core, 'plan.generateGrid', BIG);
-  await nextEvent(core.events, (e) => e.event === 'job.progress' && e.payload.jobId === jobId && e.payload.state === 'running' && e.payload.done > 0);
+  await nextEvent(
+    core.events,
+    (e) =>
+      e.event === 'job.progress' && e.payload.jobId === jobId && e.payload.state === 'running' && e.payload.done > 0,
+  );
   await ok(core, 'jobs.cancel', { id: jobId });
   const job = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 });
   rec.stop();
@@ -73,7 +102,13 @@ describe('plan.generateGrid as a worker job', () => {
     expect(rec.list.some((e) => e.event === 'table.changed' && e.payload.table === 'coverage_slots')).toBe(true);
 
     expect(countRows(workspacePath)).toEqual({ rows: 48, distinct: 48 });
-    expect((await ok(core, 'plan.list', { limit: 1, sort: [{ field: 'id', dir: 'asc' }] })).rows[0]).toMatchObject({ family: 'grid-gmail', category: 'a', difficulty: 'easy', language: 'en', reference_date: '2026-01-01' });
+    expect((await ok(core, 'plan.list', { limit: 1, sort: [{ field: 'id', dir: 'asc' }] })).rows[0]).toMatchObject({
+      family: 'grid-gmail',
+      category: 'a',
+      difficulty: 'easy',
+      language: 'en',
+      reference_date: '2026-01-01',
+    });
     expect((await ok(core, 'jobs.list', {})).map((j) => j.id)).toEqual([jobId]);
   });
 
@@ -122,7 +157,9 @@ describe('jobs left behind by a process that ended', () => {
     const input = contract['plan.generateGrid'].input.parse(SMALL);
     const db = new Database(workspacePath);
     db.transaction(() => {
-      db.prepare("INSERT INTO jobs (id, name, input, state, done, total, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', ?, 'running', ?, 48, ?, 't', 't')").run(JSON.stringify(input), done, owner);
+      db.prepare(
+        "INSERT INTO jobs (id, name, input, state, done, total, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', ?, 'running', ?, 48, ?, 't', 't')",
+      ).run(JSON.stringify(input), done, owner);
       const repo = slotsRepo(db);
       for (let n = 0; n < done; n++) repo.insertOnly(slotAt(input, n), 't');
     })();
@@ -134,7 +171,11 @@ describe('jobs left behind by a process that ended', () => {
   it('is marked interrupted on open, and resumes to exactly total rows without duplicates', async () => {
     const workspacePath = await crashedJob(`${deadPid()}:gone`, 14);
     const { core } = newCore({ workspacePath });
-    expect(await ok(core, 'jobs.get', { id: 'j1' })).toMatchObject({ state: 'interrupted', done: 14, message: expect.stringMatching(/resume/) });
+    expect(await ok(core, 'jobs.get', { id: 'j1' })).toMatchObject({
+      state: 'interrupted',
+      done: 14,
+      message: expect.stringMatching(/resume/),
+    });
     await ok(core, 'jobs.resume', { id: 'j1' });
     expect(await ok(core, 'jobs.wait', { id: 'j1', timeoutMs: 60_000 })).toMatchObject({ state: 'done', done: 48 });
     expect(countRows(workspacePath)).toEqual({ rows: 48, distinct: 48 });
@@ -167,9 +208,17 @@ describe('jobs refused before they start', () => {
     for (const [input, path] of bad) {
       const err = await fail(core, 'plan.generateGrid', input);
       expect(err.code, path).toBe('INVALID_INPUT');
-      expect(err.issues?.map((i) => i.path.join('.')), path).toContain(path);
+      expect(
+        err.issues?.map((i) => i.path.join('.')),
+        path,
+      ).toContain(path);
     }
-    const huge = { ...SMALL, categories: Array.from({ length: 100 }, (_, i) => `c${i}`), referenceDates: Array.from({ length: 1000 }, () => '2026-01-01'), serviceSets: Array.from({ length: 13 }, () => ['gmail' as const]) };
+    const huge = {
+      ...SMALL,
+      categories: Array.from({ length: 100 }, (_, i) => `c${i}`),
+      referenceDates: Array.from({ length: 1000 }, () => '2026-01-01'),
+      serviceSets: Array.from({ length: 13 }, () => ['gmail' as const]),
+    };
     expect((await fail(core, 'plan.generateGrid', huge)).message).toMatch(/at most 5,000,000/);
     expect(await ok(core, 'jobs.list', {})).toEqual([]);
   });
@@ -184,6 +233,7 @@ describe('jobs refused before they start', () => {
 
   it('unknown jobs are NOT_FOUND', async () => {
     const { core } = newCore();
-    for (const name of ['jobs.get', 'jobs.cancel', 'jobs.resume', 'jobs.wait']) expect((await fail(core, name, { id: 'nope' })).code, name).toBe('NOT_FOUND');
+    for (const name of ['jobs.get', 'jobs.cancel', 'jobs.resume', 'jobs.wait'])
+      expect((await fail(core, name, { id: 'nope' })).code, name).toBe('NOT_FOUND');
   });
 });

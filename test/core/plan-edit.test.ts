@@ -10,7 +10,15 @@ let seeded: Slot[];
 beforeEach(async () => {
   now = new Date('2026-03-01T09:00:00.000Z');
   ({ core } = createTestCore({ clock: () => now }));
-  seeded = (await ok(core, 'plan.create', { rows: [slotInput({ family: 'a' }), slotInput({ family: 'b', services: 'calendar' }), slotInput({ family: 'c', target_count: 4 })] })).slots;
+  seeded = (
+    await ok(core, 'plan.create', {
+      rows: [
+        slotInput({ family: 'a' }),
+        slotInput({ family: 'b', services: 'calendar' }),
+        slotInput({ family: 'c', target_count: 4 }),
+      ],
+    })
+  ).slots;
   now = new Date('2026-03-02T10:00:00.000Z');
 });
 afterEach(() => core.close());
@@ -32,12 +40,18 @@ describe('plan.update', () => {
       { id: 2, field: 'target_count', before: 1, after: 9 },
     ]);
     expect(r.slots.map((s) => s.id)).toEqual([1, 2]);
-    expect(r.slots[0]).toMatchObject({ difficulty: 'hard', updated_at: now.toISOString(), created_at: seeded[0]!.created_at });
+    expect(r.slots[0]).toMatchObject({
+      difficulty: 'hard',
+      updated_at: now.toISOString(),
+      created_at: seeded[0]!.created_at,
+    });
     expect(await ok(core, 'plan.get', { id: 2 })).toMatchObject({ services: ['gmail', 'calendar'], target_count: 9 });
     expect(await ok(core, 'plan.get', { id: 3 })).toEqual(seeded[2]);
 
     // Undo: replay the befores in reverse order.
-    await ok(core, 'plan.update', { edits: [...r.changes].reverse().map((c) => ({ id: c.id, field: c.field, value: c.before })) });
+    await ok(core, 'plan.update', {
+      edits: [...r.changes].reverse().map((c) => ({ id: c.id, field: c.field, value: c.before })),
+    });
     const undone = await allSlots(core);
     expect(undone.map(({ updated_at: _u, ...s }) => s)).toEqual(seeded.map(({ updated_at: _u, ...s }) => s));
   });
@@ -59,7 +73,12 @@ describe('plan.update', () => {
 
   it('an edit of a missing slot writes nothing and names the edit', async () => {
     const before = await allSlots(core);
-    const err = await fail(core, 'plan.update', { edits: [{ id: 1, field: 'notes', value: 'x' }, { id: 99, field: 'notes', value: 'y' }] });
+    const err = await fail(core, 'plan.update', {
+      edits: [
+        { id: 1, field: 'notes', value: 'x' },
+        { id: 99, field: 'notes', value: 'y' },
+      ],
+    });
     expect(paths(err)).toEqual(['edits.1.id']);
     expect(await allSlots(core)).toEqual(before);
   });
@@ -112,17 +131,35 @@ describe('plan.paste', () => {
         { id: 1, values: { difficulty: 'Medium', target_count: '7' } },
         {
           values: {
-            family: 'pasted', services: 'crm, gmail', category: 'sales', difficulty: 'easy', language: 'zh',
-            reference_date: '2026-04-01', scenario: 'temporal', target_count: '3', notes: 'from a sheet',
+            family: 'pasted',
+            services: 'crm, gmail',
+            category: 'sales',
+            difficulty: 'easy',
+            language: 'zh',
+            reference_date: '2026-04-01',
+            scenario: 'temporal',
+            target_count: '3',
+            notes: 'from a sheet',
           },
         },
       ],
     });
     expect(r.updated).toHaveLength(1);
     expect(r.updated[0]!.before).toEqual(seeded[0]);
-    expect(r.updated[0]!.after).toMatchObject({ id: 1, difficulty: 'medium', target_count: 7, updated_at: now.toISOString() });
+    expect(r.updated[0]!.after).toMatchObject({
+      id: 1,
+      difficulty: 'medium',
+      target_count: 7,
+      updated_at: now.toISOString(),
+    });
     expect(r.created).toHaveLength(1);
-    expect(r.created[0]).toMatchObject({ id: 4, family: 'pasted', services: ['gmail', 'crm'], target_count: 3, language: 'zh' });
+    expect(r.created[0]).toMatchObject({
+      id: 4,
+      family: 'pasted',
+      services: ['gmail', 'crm'],
+      target_count: 3,
+      language: 'zh',
+    });
     expect((await allSlots(core)).length).toBe(4);
   });
 
@@ -131,9 +168,29 @@ describe('plan.paste', () => {
     const err = await fail(core, 'plan.paste', {
       rows: [
         { id: 1, values: { family: 'changed' } },
-        { values: { family: 'new', services: 'gmail', category: 'x', difficulty: 'easy', language: 'en', reference_date: '2026-04-01', scenario: 'safety' } },
+        {
+          values: {
+            family: 'new',
+            services: 'gmail',
+            category: 'x',
+            difficulty: 'easy',
+            language: 'en',
+            reference_date: '2026-04-01',
+            scenario: 'safety',
+          },
+        },
         { id: 2, values: { difficulty: 'extreme' } },
-        { values: { family: 'new2', services: 'gmail', category: 'x', difficulty: 'easy', language: 'en', reference_date: '2026-04-31', scenario: 'safety' } },
+        {
+          values: {
+            family: 'new2',
+            services: 'gmail',
+            category: 'x',
+            difficulty: 'easy',
+            language: 'en',
+            reference_date: '2026-04-31',
+            scenario: 'safety',
+          },
+        },
         { id: 77, values: { family: 'ghost' } },
       ],
     });

@@ -8,15 +8,41 @@ import { createTestCore } from '../helpers/test-core';
 /** Ten rows with known values; ids are 1..10 in this order (a new workspace starts empty). */
 const ROWS = [
   { family: 'alpha', difficulty: 'easy', target_count: 5, services: ['gmail'], reference_date: '2026-01-10' },
-  { family: 'beta', difficulty: 'hard', target_count: 2, services: ['calendar', 'gmail'], reference_date: '2026-02-01' },
-  { family: 'alphabet', difficulty: 'medium', target_count: 5, services: ['todo'], reference_date: '2026-03-15', language: 'zh' },
+  {
+    family: 'beta',
+    difficulty: 'hard',
+    target_count: 2,
+    services: ['calendar', 'gmail'],
+    reference_date: '2026-02-01',
+  },
+  {
+    family: 'alphabet',
+    difficulty: 'medium',
+    target_count: 5,
+    services: ['todo'],
+    reference_date: '2026-03-15',
+    language: 'zh',
+  },
   { family: '100%_done', difficulty: 'easy', target_count: 0, services: ['crm'], reference_date: '2026-04-01' },
   { family: '100 percent done', difficulty: 'hard', target_count: 7, services: ['rss'], reference_date: '2026-05-01' },
-  { family: '1000x done', difficulty: 'medium', target_count: 3, services: ['kb'], reference_date: '2026-06-01', language: 'zh' },
+  {
+    family: '1000x done',
+    difficulty: 'medium',
+    target_count: 3,
+    services: ['kb'],
+    reference_date: '2026-06-01',
+    language: 'zh',
+  },
   { family: 'under_score', difficulty: 'easy', target_count: 5, services: ['notes'], reference_date: '2026-07-01' },
   { family: 'underXscore', difficulty: 'hard', target_count: 1, services: ['finance'], reference_date: '2026-08-01' },
   { family: 'back\\slash', difficulty: 'medium', target_count: 9, services: ['config'], reference_date: '2026-09-01' },
-  { family: 'Gamma', difficulty: 'easy', target_count: 2, services: ['helpdesk', 'calendar'], reference_date: '2026-10-01' },
+  {
+    family: 'Gamma',
+    difficulty: 'easy',
+    target_count: 2,
+    services: ['helpdesk', 'calendar'],
+    reference_date: '2026-10-01',
+  },
 ];
 
 let core: Core;
@@ -30,8 +56,11 @@ afterAll(() => core.close());
 
 type ListInput = Input<'plan.list'>;
 const ids = async (input: ListInput) => (await ok(core, 'plan.list', input)).rows.map((r) => r.id);
-const filtered = (field: string, conditions: { op: string; value?: string | number; valueTo?: string | number }[], operator: 'AND' | 'OR' = 'AND') =>
-  ids({ limit: 100, filters: [{ field, operator, conditions }] } as ListInput);
+const filtered = (
+  field: string,
+  conditions: { op: string; value?: string | number; valueTo?: string | number }[],
+  operator: 'AND' | 'OR' = 'AND',
+) => ids({ limit: 100, filters: [{ field, operator, conditions }] } as ListInput);
 
 describe('plan.list paging', () => {
   it('defaults to id order and pages without gaps or repeats; total counts every row', async () => {
@@ -56,7 +85,12 @@ describe('plan.list sorting', () => {
   });
 
   it('sorts by several keys in order', async () => {
-    const r = await ids({ sort: [{ field: 'difficulty', dir: 'asc' }, { field: 'target_count', dir: 'desc' }] });
+    const r = await ids({
+      sort: [
+        { field: 'difficulty', dir: 'asc' },
+        { field: 'target_count', dir: 'desc' },
+      ],
+    });
     expect(r).toEqual([1, 7, 10, 4, 5, 2, 8, 9, 3, 6]);
   });
 
@@ -68,7 +102,8 @@ describe('plan.list sorting', () => {
   it('pages stay stable over ties', async () => {
     const all = await ids({ sort: [{ field: 'difficulty', dir: 'asc' }], limit: 100 });
     const paged: number[] = [];
-    for (let offset = 0; offset < 10; offset += 4) paged.push(...(await ids({ sort: [{ field: 'difficulty', dir: 'asc' }], offset, limit: 4 })));
+    for (let offset = 0; offset < 10; offset += 4)
+      paged.push(...(await ids({ sort: [{ field: 'difficulty', dir: 'asc' }], offset, limit: 4 })));
     expect(paged).toEqual(all);
   });
 
@@ -78,7 +113,9 @@ describe('plan.list sorting', () => {
       expect(err.code, field).toBe('INVALID_INPUT');
       expect(err.issues?.[0]?.path).toEqual(['sort', 0, 'field']);
     }
-    expect(await fail(core, 'plan.list', { sort: [{ field: 'id', dir: 'sideways' }] })).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await fail(core, 'plan.list', { sort: [{ field: 'id', dir: 'sideways' }] })).toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 });
 
@@ -100,17 +137,44 @@ describe('plan.list filters', () => {
     expect(await filtered('target_count', [{ op: 'greaterThan', value: 5 }])).toEqual([5, 9]);
     expect(await filtered('target_count', [{ op: 'greaterThanOrEqual', value: '5' }])).toEqual([1, 3, 5, 7, 9]);
     expect(await filtered('target_count', [{ op: 'inRange', value: 2, valueTo: 3 }])).toEqual([2, 6, 10]);
-    expect(await filtered('reference_date', [{ op: 'inRange', value: '2026-02-01', valueTo: '2026-04-01' }])).toEqual([2, 3, 4]);
+    expect(await filtered('reference_date', [{ op: 'inRange', value: '2026-02-01', valueTo: '2026-04-01' }])).toEqual([
+      2, 3, 4,
+    ]);
     expect(await filtered('reference_date', [{ op: 'lessThan', value: '2026-02-01' }])).toEqual([1]);
   });
 
   it('OR within a column, AND within a column, AND across columns', async () => {
-    expect(await filtered('family', [{ op: 'equals', value: 'alpha' }, { op: 'equals', value: 'beta' }], 'OR')).toEqual([1, 2]);
-    expect(await filtered('family', [{ op: 'startsWith', value: 'alpha' }, { op: 'endsWith', value: 'bet' }], 'AND')).toEqual([3]);
+    expect(
+      await filtered(
+        'family',
+        [
+          { op: 'equals', value: 'alpha' },
+          { op: 'equals', value: 'beta' },
+        ],
+        'OR',
+      ),
+    ).toEqual([1, 2]);
+    expect(
+      await filtered(
+        'family',
+        [
+          { op: 'startsWith', value: 'alpha' },
+          { op: 'endsWith', value: 'bet' },
+        ],
+        'AND',
+      ),
+    ).toEqual([3]);
     const across = await ids({
       limit: 100,
       filters: [
-        { field: 'difficulty', operator: 'OR', conditions: [{ op: 'equals', value: 'easy' }, { op: 'equals', value: 'hard' }] },
+        {
+          field: 'difficulty',
+          operator: 'OR',
+          conditions: [
+            { op: 'equals', value: 'easy' },
+            { op: 'equals', value: 'hard' },
+          ],
+        },
         { field: 'target_count', operator: 'AND', conditions: [{ op: 'greaterThanOrEqual', value: 5 }] },
       ],
     });
@@ -118,7 +182,10 @@ describe('plan.list filters', () => {
   });
 
   it('total counts the filtered rows, not the page', async () => {
-    const page = await ok(core, 'plan.list', { limit: 1, filters: [{ field: 'difficulty', operator: 'AND', conditions: [{ op: 'equals', value: 'easy' }] }] });
+    const page = await ok(core, 'plan.list', {
+      limit: 1,
+      filters: [{ field: 'difficulty', operator: 'AND', conditions: [{ op: 'equals', value: 'easy' }] }],
+    });
     expect(page.rows.map((r) => r.id)).toEqual([1]);
     expect(page.total).toBe(4);
   });
@@ -158,6 +225,7 @@ describe('plan.list filters', () => {
       { field: 'target_count', operator: 'AND', conditions: [{ op: 'inRange', value: 1 }] },
       { field: 'family', operator: 'AND', conditions: [] },
     ];
-    for (const f of bad) expect((await fail(core, 'plan.list', { filters: [f] })).code, JSON.stringify(f)).toBe('INVALID_INPUT');
+    for (const f of bad)
+      expect((await fail(core, 'plan.list', { filters: [f] })).code, JSON.stringify(f)).toBe('INVALID_INPUT');
   });
 });

@@ -24,7 +24,13 @@ function expectDemoCoverage(slots: Slot[]) {
 
 describe('plan.stats', () => {
   it('is all zeros on an empty plan', async () => {
-    expect(await ok(newCore(), 'plan.stats', {})).toEqual({ slots: 0, plannedTasks: 0, byService: {}, byDifficulty: {}, byLanguage: {} });
+    expect(await ok(newCore(), 'plan.stats', {})).toEqual({
+      slots: 0,
+      plannedTasks: 0,
+      byService: {},
+      byDifficulty: {},
+      byLanguage: {},
+    });
   });
 
   it('sums planned tasks overall and per service, difficulty and language', async () => {
@@ -72,7 +78,10 @@ describe('the demo plan', () => {
     const slots = await allSlots(core);
     expectDemoCoverage(slots);
     expect(new Set(slots.map((s) => s.created_at))).toEqual(new Set(['2026-03-01T09:00:00.000Z']));
-    expect(await ok(core, 'workspace.info', {})).toMatchObject({ createdAt: '2026-03-01T09:00:00.000Z', counts: { slots: slots.length, jobs: 0 } });
+    expect(await ok(core, 'workspace.info', {})).toMatchObject({
+      createdAt: '2026-03-01T09:00:00.000Z',
+      counts: { slots: slots.length, jobs: 0 },
+    });
   });
 
   it('a new workspace without seedDemo is empty, and reopening never seeds it', async () => {

@@ -9,18 +9,29 @@ beforeEach(() => {
 });
 afterEach(() => core.close());
 
-const createOne = async (over: Record<string, unknown>) => (await ok(core, 'plan.create', { rows: [slotInput(over)] })).slots[0]!;
-const issuePaths = (err: { issues?: { path: (string | number)[] }[] }) => (err.issues ?? []).map((i) => i.path.join('.'));
+const createOne = async (over: Record<string, unknown>) =>
+  (await ok(core, 'plan.create', { rows: [slotInput(over)] })).slots[0]!;
+const issuePaths = (err: { issues?: { path: (string | number)[] }[] }) =>
+  (err.issues ?? []).map((i) => i.path.join('.'));
 
 describe('slot fields: accepted and normalised', () => {
   it('services accepts spreadsheet text and stores a de-duplicated list in catalog order', async () => {
     expect((await createOne({ services: 'gmail, calendar' })).services).toEqual(['gmail', 'calendar']);
-    expect((await createOne({ services: 'scheduler;calendar  GMAIL gmail' })).services).toEqual(['gmail', 'calendar', 'scheduler']);
+    expect((await createOne({ services: 'scheduler;calendar  GMAIL gmail' })).services).toEqual([
+      'gmail',
+      'calendar',
+      'scheduler',
+    ]);
     expect((await createOne({ services: ['crm', 'gmail', 'crm'] })).services).toEqual(['gmail', 'crm']);
   });
 
   it('difficulty, language and scenario are case-insensitive; text is trimmed', async () => {
-    const s = await createOne({ difficulty: ' HARD ', language: 'ZH', scenario: 'Cross_Service', family: '  spaced  ' });
+    const s = await createOne({
+      difficulty: ' HARD ',
+      language: 'ZH',
+      scenario: 'Cross_Service',
+      family: '  spaced  ',
+    });
     expect(s).toMatchObject({ difficulty: 'hard', language: 'zh', scenario: 'cross_service', family: 'spaced' });
   });
 
@@ -57,7 +68,10 @@ describe('slot fields: rejected with a path to the row and field', () => {
     it(what, async () => {
       const err = await fail(core, 'plan.create', { rows: [slotInput(over)] });
       expect(err.code).toBe('INVALID_INPUT');
-      expect(issuePaths(err).some((p) => p.startsWith(path)), `${issuePaths(err)}`).toBe(true);
+      expect(
+        issuePaths(err).some((p) => p.startsWith(path)),
+        `${issuePaths(err)}`,
+      ).toBe(true);
       expect(err.message).toContain(path.split('.').pop()!);
       expect(await allSlots(core)).toEqual([]);
     });
@@ -66,7 +80,9 @@ describe('slot fields: rejected with a path to the row and field', () => {
   it('one invalid row in a batch writes nothing, and the issue names its index', async () => {
     await createOne({ family: 'existing' });
     const before = await allSlots(core);
-    const err = await fail(core, 'plan.create', { rows: [slotInput(), slotInput(), slotInput({ reference_date: '2026-02-30' }), slotInput()] });
+    const err = await fail(core, 'plan.create', {
+      rows: [slotInput(), slotInput(), slotInput({ reference_date: '2026-02-30' }), slotInput()],
+    });
     expect(err.code).toBe('INVALID_INPUT');
     expect(issuePaths(err)).toEqual(['rows.2.reference_date']);
     expect(await allSlots(core)).toEqual(before);
@@ -89,7 +105,9 @@ describe('procedure inputs', () => {
     expect((await fail(core, 'plan.get', { id: 'one' })).issues?.[0]?.path).toEqual(['id']);
     expect((await fail(core, 'plan.get', 42)).code).toBe('INVALID_INPUT');
     expect((await fail(core, 'plan.create', { rows: [] })).issues?.[0]?.path).toEqual(['rows']);
-    expect((await fail(core, 'plan.update', { edits: [{ id: 1, field: 'created_at', value: 'x' }] })).issues?.[0]?.path).toEqual(['edits', 0, 'field']);
+    expect(
+      (await fail(core, 'plan.update', { edits: [{ id: 1, field: 'created_at', value: 'x' }] })).issues?.[0]?.path,
+    ).toEqual(['edits', 0, 'field']);
   });
 
   it('a missing input counts as {} where the procedure allows it', async () => {
@@ -99,6 +117,9 @@ describe('procedure inputs', () => {
   });
 
   it('a missing slot is NOT_FOUND', async () => {
-    expect(await fail(core, 'plan.get', { id: 999 })).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('999') });
+    expect(await fail(core, 'plan.get', { id: 999 })).toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('999'),
+    });
   });
 });

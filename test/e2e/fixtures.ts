@@ -27,10 +27,13 @@ export async function cliCall<T = unknown>(workspace: string, procedure: string,
 
 /** `coworkenv serve` on a fresh temporary workspace with the demo plan; one per test. */
 async function startServer(): Promise<Server> {
-  if (!fs.existsSync(path.join(ROOT, 'out/renderer/index.html'))) throw new Error('run `npm run build` before the e2e tests');
+  if (!fs.existsSync(path.join(ROOT, 'out/renderer/index.html')))
+    throw new Error('run `npm run build` before the e2e tests');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-e2e-'));
   const workspace = path.join(dir, 'e2e.coworkenv.db');
-  const proc = spawn(process.execPath, [BIN, '--workspace', workspace, '--json', 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, '--workspace', workspace, '--json', 'serve', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -68,7 +71,8 @@ export const test = base.extend<{ server: Server; app: Page; consoleErrors: stri
 export { expect };
 
 /** The grid cell of slot `id` in column `field`. */
-export const cell = (page: Page, id: number, field: string) => page.locator(`.ag-row[row-id="${id}"] [col-id="${field}"]`);
+export const cell = (page: Page, id: number, field: string) =>
+  page.locator(`.ag-row[row-id="${id}"] [col-id="${field}"]`);
 
 /** Double-click a cell, replace its text, press Enter. */
 export async function editCell(page: Page, id: number, field: string, text: string): Promise<void> {

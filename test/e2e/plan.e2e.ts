@@ -43,8 +43,13 @@ test('a pasted TSV block with a header becomes new rows; a bad block writes noth
   await pasteText(app, tsv);
   await expect(app.getByTestId('plan-notice')).toContainText('2 new');
   await expect(app.getByTestId('row-count')).toHaveText('28 rows');
-  const found = await cliCall<Page>(server.workspace, 'plan.list', { filters: [{ field: 'family', conditions: [{ op: 'startsWith', value: 'pasted-' }] }] });
-  expect(found.rows.map((r) => [r.family, r.services])).toEqual([['pasted-a', ['gmail', 'crm']], ['pasted-b', ['kb']]]);
+  const found = await cliCall<Page>(server.workspace, 'plan.list', {
+    filters: [{ field: 'family', conditions: [{ op: 'startsWith', value: 'pasted-' }] }],
+  });
+  expect(found.rows.map((r) => [r.family, r.services])).toEqual([
+    ['pasted-a', ['gmail', 'crm']],
+    ['pasted-b', ['kb']],
+  ]);
 
   await pasteText(app, tsv.replace('2026-06-02', '2026-02-30'));
   await expect(app.getByTestId('plan-notice')).toContainText('nothing was written');
@@ -55,14 +60,28 @@ test('a positional paste fills cells from the focused cell down', async ({ app, 
   await cell(app, 4, 'category').click();
   await pasteText(app, 'ops\thard\nops\tmedium');
   await expect(app.getByTestId('plan-notice')).toContainText('2 updated');
-  const [a, b] = await Promise.all([4, 5].map((id) => cliCall<Slot & { difficulty: string }>(server.workspace, 'plan.get', { id })));
+  const [a, b] = await Promise.all(
+    [4, 5].map((id) => cliCall<Slot & { difficulty: string }>(server.workspace, 'plan.get', { id })),
+  );
   expect([a!.category, a!.difficulty, b!.category, b!.difficulty]).toEqual(['ops', 'hard', 'ops', 'medium']);
 });
 
 test('an edit made through the CLI shows up live', async ({ app, server }) => {
   await cliCall(server.workspace, 'plan.update', { edits: [{ id: 6, field: 'family', value: 'edited-from-cli' }] });
   await expect(cell(app, 6, 'family')).toHaveText('edited-from-cli');
-  await cliCall(server.workspace, 'plan.create', { rows: [{ family: 'cli-row', services: ['rss'], category: 'content', difficulty: 'easy', language: 'en', reference_date: '2026-07-01', scenario: 'single_service' }] });
+  await cliCall(server.workspace, 'plan.create', {
+    rows: [
+      {
+        family: 'cli-row',
+        services: ['rss'],
+        category: 'content',
+        difficulty: 'easy',
+        language: 'en',
+        reference_date: '2026-07-01',
+        scenario: 'single_service',
+      },
+    ],
+  });
   await expect(app.getByTestId('row-count')).toHaveText('27 rows');
 });
 
@@ -83,11 +102,15 @@ test('selected rows copy as TSV, fill down writes the focused value, delete is u
   for (const id of [10, 11, 12]) await app.locator(`.ag-row[row-id="${id}"] input[type=checkbox]`).check();
   const copied = await app.locator('[data-testid=plan-grid]').evaluate((el) => {
     const dt = new DataTransfer();
-    el.querySelector('.ag-cell')!.dispatchEvent(new ClipboardEvent('copy', { clipboardData: dt, bubbles: true, cancelable: true }));
+    el.querySelector('.ag-cell')!.dispatchEvent(
+      new ClipboardEvent('copy', { clipboardData: dt, bubbles: true, cancelable: true }),
+    );
     return dt.getData('text/plain');
   });
   const lines = copied.split('\n');
-  expect(lines[0]).toBe('id\tfamily\tservices\tcategory\tdifficulty\tlanguage\treference_date\tscenario\ttarget_count\tnotes');
+  expect(lines[0]).toBe(
+    'id\tfamily\tservices\tcategory\tdifficulty\tlanguage\treference_date\tscenario\ttarget_count\tnotes',
+  );
   expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(['10', '11', '12']);
 
   await cell(app, 10, 'scenario').click();

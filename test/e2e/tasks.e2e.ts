@@ -11,7 +11,10 @@ type FixtureRows = { rows: Record<string, string>[] };
 test.describe('Tasks page', () => {
   test.skip(!hasCorpus, 'needs ../shared/corpora/claw-eval (real Claw-Eval tasks)');
 
-  test('imports the Claw-Eval corpus, shows a task and edits a fixture cell as a new version', async ({ app, server }, testInfo) => {
+  test('imports the Claw-Eval corpus, shows a task and edits a fixture cell as a new version', async ({
+    app,
+    server,
+  }, testInfo) => {
     await app.getByRole('button', { name: 'Tasks' }).click();
     await app.getByLabel('Import path').fill(CLAW_ROOT);
     await app.getByRole('button', { name: 'Import' }).click();
@@ -32,7 +35,10 @@ test.describe('Tasks page', () => {
     await app.keyboard.press('Enter');
     await expect(app.getByTestId('fixture-notice')).toContainText('version 2');
     await expect(nameCell).toHaveText('Edited product');
-    const rows = await cliCall<FixtureRows>(server.workspace, 'tasks.fixtureRows', { taskId: 'T019zh_inventory_check', service: 'inventory' });
+    const rows = await cliCall<FixtureRows>(server.workspace, 'tasks.fixtureRows', {
+      taskId: 'T019zh_inventory_check',
+      service: 'inventory',
+    });
     expect(rows.rows[0]!.name).toBe('"Edited product"');
 
     // An invalid edit: a number cell given text that is not JSON is refused at the cell; nothing is saved.
@@ -43,7 +49,9 @@ test.describe('Tasks page', () => {
     await app.keyboard.press('Enter');
     await expect(app.getByTestId('fixture-notice')).toContainText('nothing was saved');
     await expect(idCell).toHaveText(before!);
-    expect((await cliCall<Detail>(server.workspace, 'tasks.get', { taskId: 'T019zh_inventory_check' })).row.version).toBe(2);
+    expect(
+      (await cliCall<Detail>(server.workspace, 'tasks.get', { taskId: 'T019zh_inventory_check' })).row.version,
+    ).toBe(2);
     await app.screenshot({ path: testInfo.outputPath('tasks.png') });
   });
 
@@ -62,7 +70,8 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
     await app.locator('.ag-header-cell[col-id="task_id"]').click(); // newest ids first: T044, T043, T042, T041zh…
     await expect(app.locator('.ag-row[row-index="0"] [col-id="task_id"]')).toHaveText('T044_service_outage_research');
-    for (const id of ['T043zh_service_outage_research', 'T041zh_scheduled_task_management']) await app.locator(`.ag-row[row-id="${id}"] input[type=checkbox]`).check();
+    for (const id of ['T043zh_service_outage_research', 'T041zh_scheduled_task_management'])
+      await app.locator(`.ag-row[row-id="${id}"] input[type=checkbox]`).check();
     await app.getByTestId('validate-selected').click();
     await expect(app.getByTestId('validation-progress')).toContainText('done: 2/2');
     const row = (id: string, col: string) => app.locator(`.ag-row[row-id="${id}"] [col-id="${col}"]`);
@@ -78,4 +87,3 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('verdict-grading_consistency')).toContainText('not applicable');
   });
 });
-

@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_DIR_NAME, DEFAULT_WORKSPACE_FILE, defaultWorkspacePath, userDataDir } from '../../src/main/core/workspace/default-path';
+import {
+  APP_DIR_NAME,
+  DEFAULT_WORKSPACE_FILE,
+  defaultWorkspacePath,
+  userDataDir,
+} from '../../src/main/core/workspace/default-path';
 
 const HOME = '/home/ada';
 
@@ -12,7 +17,9 @@ describe('userDataDir (where Electron keeps userData, computed without Electron)
   });
 
   it('darwin: ~/Library/Application Support', () => {
-    expect(userDataDir('darwin', { XDG_CONFIG_HOME: '/xdg' }, HOME)).toBe(path.join(HOME, 'Library', 'Application Support', APP_DIR_NAME));
+    expect(userDataDir('darwin', { XDG_CONFIG_HOME: '/xdg' }, HOME)).toBe(
+      path.join(HOME, 'Library', 'Application Support', APP_DIR_NAME),
+    );
   });
 
   it('win32: %APPDATA%, else ~/AppData/Roaming', () => {
@@ -24,12 +31,22 @@ describe('userDataDir (where Electron keeps userData, computed without Electron)
 describe('defaultWorkspacePath', () => {
   it('$COWORKENV_WORKSPACE wins on every platform', () => {
     for (const platform of ['linux', 'darwin', 'win32'] as const) {
-      expect(defaultWorkspacePath({ COWORKENV_WORKSPACE: '/data/w.coworkenv.db', XDG_CONFIG_HOME: '/xdg', APPDATA: '/appdata' }, platform, HOME)).toBe('/data/w.coworkenv.db');
+      expect(
+        defaultWorkspacePath(
+          { COWORKENV_WORKSPACE: '/data/w.coworkenv.db', XDG_CONFIG_HOME: '/xdg', APPDATA: '/appdata' },
+          platform,
+          HOME,
+        ),
+      ).toBe('/data/w.coworkenv.db');
     }
   });
 
   it('otherwise the per-user file in userData (an empty variable counts as unset)', () => {
-    expect(defaultWorkspacePath({ COWORKENV_WORKSPACE: '', XDG_CONFIG_HOME: '/xdg' }, 'linux', HOME)).toBe(path.join('/xdg', APP_DIR_NAME, DEFAULT_WORKSPACE_FILE));
-    expect(defaultWorkspacePath({}, 'darwin', HOME)).toBe(path.join(HOME, 'Library', 'Application Support', APP_DIR_NAME, 'workspace.coworkenv.db'));
+    expect(defaultWorkspacePath({ COWORKENV_WORKSPACE: '', XDG_CONFIG_HOME: '/xdg' }, 'linux', HOME)).toBe(
+      path.join('/xdg', APP_DIR_NAME, DEFAULT_WORKSPACE_FILE),
+    );
+    expect(defaultWorkspacePath({}, 'darwin', HOME)).toBe(
+      path.join(HOME, 'Library', 'Application Support', APP_DIR_NAME, 'workspace.coworkenv.db'),
+    );
   });
 });

@@ -24,7 +24,8 @@ function setup() {
   const win = (destroyed: boolean) => ({ webContents: { send: vi.fn(), isDestroyed: () => destroyed } });
   const windows = [win(false), win(true), win(false)];
   const off = registerIpc(ipc as never, { dispatch, events } as never, APP, () => windows);
-  const invoke = (frame: unknown, ...args: unknown[]) => ipc.handlers.get(RPC_CHANNEL)!({ senderFrame: frame }, ...args);
+  const invoke = (frame: unknown, ...args: unknown[]) =>
+    ipc.handlers.get(RPC_CHANNEL)!({ senderFrame: frame }, ...args);
   return { ipc, events, dispatch, windows, off, invoke };
 }
 
@@ -38,7 +39,10 @@ describe('registerIpc', () => {
 
   it("the app's own top frame reaches dispatch with the name and input", async () => {
     const { invoke, dispatch } = setup();
-    expect(await invoke({ parent: null, url: APP_PAGE }, 'plan.list', { limit: 5 })).toEqual({ ok: true, data: { name: 'plan.list', input: { limit: 5 } } });
+    expect(await invoke({ parent: null, url: APP_PAGE }, 'plan.list', { limit: 5 })).toEqual({
+      ok: true,
+      data: { name: 'plan.list', input: { limit: 5 } },
+    });
     expect(dispatch).toHaveBeenCalledWith('plan.list', { limit: 5 });
   });
 
@@ -51,14 +55,21 @@ describe('registerIpc', () => {
       { parent: null, url: 'file:///opt/CoworkEnv%20Studio/resources/app/out/renderer-evil/index.html' },
       null,
     ];
-    for (const f of frames) expect(await invoke(f, 'plan.list', {}), JSON.stringify(f)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    for (const f of frames)
+      expect(await invoke(f, 'plan.list', {}), JSON.stringify(f)).toMatchObject({
+        ok: false,
+        error: { code: 'UNAUTHORIZED' },
+      });
     expect(dispatch).not.toHaveBeenCalled();
   });
 
   it('a non-string procedure name is BAD_REQUEST', async () => {
     const { invoke, dispatch } = setup();
     for (const name of [42, null, { toString: () => 'plan.list' }, ['plan.list']]) {
-      expect(await invoke({ parent: null, url: APP_PAGE }, name, {})).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+      expect(await invoke({ parent: null, url: APP_PAGE }, name, {})).toMatchObject({
+        ok: false,
+        error: { code: 'BAD_REQUEST' },
+      });
     }
     expect(dispatch).not.toHaveBeenCalled();
   });

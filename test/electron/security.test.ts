@@ -1,19 +1,52 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CONTENT_SECURITY_POLICY, cspHeaders, isAppUrl, lockDownContents, SECURE_WEB_PREFERENCES } from '../../src/main/electron/security';
+import {
+  CONTENT_SECURITY_POLICY,
+  cspHeaders,
+  isAppUrl,
+  lockDownContents,
+  SECURE_WEB_PREFERENCES,
+} from '../../src/main/electron/security';
 
 describe('SECURE_WEB_PREFERENCES', () => {
   it('isolates and sandboxes the renderer with no Node', () => {
-    expect(SECURE_WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false });
+    expect(SECURE_WEB_PREFERENCES).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+    });
   });
 });
 
 describe('isAppUrl', () => {
   const FILE_APP = 'file:///Applications/CoworkEnv Studio.app/Contents/Resources/app.asar/out/renderer';
   it('packaged app: files under the renderer folder only, however the path is encoded', () => {
-    expect(isAppUrl('file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html', FILE_APP)).toBe(true);
-    expect(isAppUrl('file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html#/jobs', FILE_APP)).toBe(true);
-    expect(isAppUrl('file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer-evil/index.html', FILE_APP)).toBe(false);
-    expect(isAppUrl('file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/../../secret.html', FILE_APP)).toBe(false);
+    expect(
+      isAppUrl(
+        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html',
+        FILE_APP,
+      ),
+    ).toBe(true);
+    expect(
+      isAppUrl(
+        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html#/jobs',
+        FILE_APP,
+      ),
+    ).toBe(true);
+    expect(
+      isAppUrl(
+        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer-evil/index.html',
+        FILE_APP,
+      ),
+    ).toBe(false);
+    expect(
+      isAppUrl(
+        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/../../secret.html',
+        FILE_APP,
+      ),
+    ).toBe(false);
     expect(isAppUrl('file:///etc/passwd', FILE_APP)).toBe(false);
     expect(isAppUrl('https://example.com/', FILE_APP)).toBe(false);
   });
@@ -31,7 +64,9 @@ describe('lockDownContents', () => {
     const listeners = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
     let openHandler: ((details: { url: string }) => unknown) | undefined;
     const contents = {
-      on: vi.fn((name: string, fn: (event: { preventDefault(): void }, url: string) => void) => void listeners.set(name, fn)),
+      on: vi.fn(
+        (name: string, fn: (event: { preventDefault(): void }, url: string) => void) => void listeners.set(name, fn),
+      ),
       setWindowOpenHandler: vi.fn((fn: (details: { url: string }) => unknown) => void (openHandler = fn)),
     };
     const fire = (name: string, url: string) => {
@@ -63,7 +98,11 @@ describe('lockDownContents', () => {
 
 describe('the content security policy', () => {
   it('allows only our own scripts, inline styles for ag-grid, no plugins, no framing', () => {
-    const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+    const directives = Object.fromEntries(
+      CONTENT_SECURITY_POLICY.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
     expect(directives['default-src']).toEqual(["'self'"]);
     expect(directives['script-src']).toEqual(["'self'"]);
     expect(directives['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
@@ -79,6 +118,8 @@ describe('the content security policy', () => {
       'Content-Security-Policy': [CONTENT_SECURITY_POLICY],
     });
     expect(cspHeaders(undefined)).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
-    expect(cspHeaders({ 'Content-Security-Policy': ["default-src *"] })['Content-Security-Policy']).toEqual([CONTENT_SECURITY_POLICY]);
+    expect(cspHeaders({ 'Content-Security-Policy': ['default-src *'] })['Content-Security-Policy']).toEqual([
+      CONTENT_SECURITY_POLICY,
+    ]);
   });
 });

@@ -28,7 +28,11 @@ describe.skipIf(!hasCorpus)('checks derived from Claw-Eval task.yaml', () => {
   it('maps each declarative kind: keywords → final_text, tool_called, expected_actions → audit, tool_not_called → prohibited', () => {
     const { spec } = derived('T006_email_reply_draft');
     expect(spec.prohibited).toEqual([expect.objectContaining({ kind: 'tool', tool: 'gmail_send_message' })]);
-    expect(spec.checks.find((c) => c.kind === 'audit')).toMatchObject({ service: 'gmail', action_key: 'drafts', min_count: 1 });
+    expect(spec.checks.find((c) => c.kind === 'audit')).toMatchObject({
+      service: 'gmail',
+      action_key: 'drafts',
+      min_count: 1,
+    });
     expect(spec.checks.filter((c) => c.kind !== 'audit').length).toBeGreaterThan(0);
     const t029 = derived('T029zh_cross_service_meeting').spec;
     // The YAML 1.1 keyword 15:00 loads as 900 upstream, and is kept as upstream has it.

@@ -16,7 +16,9 @@ describe('the published TaskSpec JSON Schema', () => {
   });
 
   it('accepts the documented example and rejects a check of an unknown kind', () => {
-    const example = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/examples/helpdesk-triage.task.json'), 'utf8'));
+    const example = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'docs/examples/helpdesk-triage.task.json'), 'utf8'),
+    );
     expect(TaskSpec.safeParse(example).success).toBe(true);
     const bad = { ...example, checks: [{ id: 'x', kind: 'vibes', weight: 1 }] };
     expect(TaskSpec.safeParse(bad).success).toBe(false);

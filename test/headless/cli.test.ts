@@ -18,7 +18,14 @@ describe('exit codes', () => {
 
   it('1 when the procedure fails, with the code, message and issues on stderr', async () => {
     const ws = await makeWorkspaceFile();
-    const r = await runCliCaptured(['--workspace', ws, 'call', 'plan.update', '--input', '{"edits":[{"id":1,"field":"notes","value":"x"}]}']);
+    const r = await runCliCaptured([
+      '--workspace',
+      ws,
+      'call',
+      'plan.update',
+      '--input',
+      '{"edits":[{"id":1,"field":"notes","value":"x"}]}',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error INVALID_INPUT: .*\n {2}edits\.0\.id: slot 1 not found\n$/);
@@ -33,10 +40,22 @@ describe('exit codes', () => {
     ['call without a procedure', ['call'], /exactly one procedure/],
     ['call with two procedures', ['call', 'plan.get', 'plan.list'], /exactly one procedure/],
     ['an unknown option', ['call', 'plan.stats', '--frob'], /--frob/],
-    ['both --input and --input-file', ['call', 'plan.stats', '--input', '{}', '--input-file', 'x.json'], /--input or --input-file, not both/],
+    [
+      'both --input and --input-file',
+      ['call', 'plan.stats', '--input', '{}', '--input-file', 'x.json'],
+      /--input or --input-file, not both/,
+    ],
     ['malformed --input JSON', ['call', 'plan.get', '--input', '{"id": 1,}'], /--input:1:10: not valid JSON/],
-    ['malformed multi-line --input JSON', ['call', 'plan.get', '--input', '{\n  "id": one\n}'], /--input:2:9: not valid JSON/],
-    ['an unreadable --input-file', ['call', 'plan.get', '--input-file', '/nonexistent/in.json'], /cannot read --input-file \/nonexistent\/in\.json: ENOENT/],
+    [
+      'malformed multi-line --input JSON',
+      ['call', 'plan.get', '--input', '{\n  "id": one\n}'],
+      /--input:2:9: not valid JSON/,
+    ],
+    [
+      'an unreadable --input-file',
+      ['call', 'plan.get', '--input-file', '/nonexistent/in.json'],
+      /cannot read --input-file \/nonexistent\/in\.json: ENOENT/,
+    ],
     ['a non-numeric --port', ['serve', '--port', 'http'], /--port must be 0–65535, not "http"/],
     ['a --port out of range', ['serve', '--port', '70000'], /--port must be 0–65535/],
     ['a fractional --port', ['serve', '--port', '80.5'], /--port must be 0–65535/],
@@ -54,14 +73,19 @@ describe('exit codes', () => {
   it('with --json a usage error is also a BAD_REQUEST envelope on stdout', async () => {
     const r = await runCliCaptured(['--json', 'call', 'plan.get', '--input', '{']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST', message: expect.stringMatching(/^--input:1:2: /) } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: expect.stringMatching(/^--input:1:2: /) },
+    });
   });
 
   it('--input-file reads JSON from a file and names it in errors', async () => {
     const ws = await makeWorkspaceFile({ seedDemo: true });
     const good = path.join(tempDir(), 'good.json');
     fs.writeFileSync(good, '{"id": 2}\n');
-    expect(JSON.parse((await runCliCaptured(['--workspace', ws, 'call', 'plan.get', '--input-file', good])).stdout)).toMatchObject({ id: 2 });
+    expect(
+      JSON.parse((await runCliCaptured(['--workspace', ws, 'call', 'plan.get', '--input-file', good])).stdout),
+    ).toMatchObject({ id: 2 });
     const bad = path.join(tempDir(), 'bad.json');
     fs.writeFileSync(bad, '{\n  "id": 2,\n  "x": [1 2]\n}\n');
     const r = await runCliCaptured(['--workspace', ws, 'call', 'plan.get', '--input-file', bad]);
@@ -74,7 +98,12 @@ describe('commands and workspaces', () => {
   it('procedures lists every procedure, as text and as JSON', async () => {
     const text = await runCliCaptured(['procedures']);
     expect(text.code).toBe(0);
-    expect(text.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(PROCEDURE_NAMES);
+    expect(
+      text.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(PROCEDURE_NAMES);
     const json = JSON.parse((await runCliCaptured(['procedures', '--json'])).stdout);
     expect(json.data.map((p: { name: string }) => p.name)).toEqual(PROCEDURE_NAMES);
   });
@@ -112,32 +141,83 @@ describe('commands and workspaces', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(file);
     const j = await runCliCaptured(['--json', '--workspace', file, 'call', 'plan.stats']);
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'WORKSPACE_ERROR', message: expect.stringContaining(file) } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'WORKSPACE_ERROR', message: expect.stringContaining(file) },
+    });
     expect(sha256(file)).toBe(before);
   });
 
   it('call on a job follows it to the end: exit 0, progress on stderr, rows committed', async () => {
     const ws = newFile();
-    const input = JSON.stringify({ serviceSets: [['gmail']], categories: ['a'], referenceDates: ['2026-01-01'], batchSize: 2 });
-    const r = await runCliCaptured(['--json', '--empty', '--workspace', ws, 'call', 'plan.generateGrid', '--input', input]);
+    const input = JSON.stringify({
+      serviceSets: [['gmail']],
+      categories: ['a'],
+      referenceDates: ['2026-01-01'],
+      batchSize: 2,
+    });
+    const r = await runCliCaptured([
+      '--json',
+      '--empty',
+      '--workspace',
+      ws,
+      'call',
+      'plan.generateGrid',
+      '--input',
+      input,
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, data: { jobId: expect.any(String) } });
     expect(r.stderr).toMatch(/done: done \(6\/6\)/);
-    expect(JSON.parse((await runCliCaptured(['--json', '--workspace', ws, 'call', 'plan.stats'])).stdout).data.slots).toBe(6);
+    expect(
+      JSON.parse((await runCliCaptured(['--json', '--workspace', ws, 'call', 'plan.stats'])).stdout).data.slots,
+    ).toBe(6);
   });
 
   it('Ctrl+C during a followed job cancels it (exit 1, resume hint); jobs.resume through the CLI finishes it', async () => {
     const ws = newFile();
-    const input = JSON.stringify({ serviceSets: [['gmail'], ['kb']], categories: ['a', 'b'], referenceDates: ['2026-01-01'], batchSize: 3 });
-    const r = await runCliCaptured(['--json', '--empty', '--workspace', ws, 'call', 'plan.generateGrid', '--input', input], { untilStopped: () => Promise.resolve() });
+    const input = JSON.stringify({
+      serviceSets: [['gmail'], ['kb']],
+      categories: ['a', 'b'],
+      referenceDates: ['2026-01-01'],
+      batchSize: 3,
+    });
+    const r = await runCliCaptured(
+      ['--json', '--empty', '--workspace', ws, 'call', 'plan.generateGrid', '--input', input],
+      { untilStopped: () => Promise.resolve() },
+    );
     expect(r.code).toBe(1);
     const jobId = JSON.parse(r.stdout).data.jobId as string;
-    expect(r.stderr).toContain(`job ${jobId} cancelled; \`coworkenv call jobs.resume --input '{"id":"${jobId}"}'\` continues it`);
-    const resumed = await runCliCaptured(['--json', '--workspace', ws, 'call', 'jobs.resume', '--input', JSON.stringify({ id: jobId })]);
+    expect(r.stderr).toContain(
+      `job ${jobId} cancelled; \`coworkenv call jobs.resume --input '{"id":"${jobId}"}'\` continues it`,
+    );
+    const resumed = await runCliCaptured([
+      '--json',
+      '--workspace',
+      ws,
+      'call',
+      'jobs.resume',
+      '--input',
+      JSON.stringify({ id: jobId }),
+    ]);
     expect(resumed.code).toBe(0);
-    const job = JSON.parse((await runCliCaptured(['--json', '--workspace', ws, 'call', 'jobs.get', '--input', JSON.stringify({ id: jobId })])).stdout).data;
+    const job = JSON.parse(
+      (
+        await runCliCaptured([
+          '--json',
+          '--workspace',
+          ws,
+          'call',
+          'jobs.get',
+          '--input',
+          JSON.stringify({ id: jobId }),
+        ])
+      ).stdout,
+    ).data;
     expect(job).toMatchObject({ state: 'done', done: 24, total: 24 });
-    expect(JSON.parse((await runCliCaptured(['--json', '--workspace', ws, 'call', 'plan.stats'])).stdout).data.slots).toBe(24);
+    expect(
+      JSON.parse((await runCliCaptured(['--json', '--workspace', ws, 'call', 'plan.stats'])).stdout).data.slots,
+    ).toBe(24);
   });
 
   it('serve prints a URL with #token= that answers, and stops when told to', async () => {
@@ -149,7 +229,10 @@ describe('commands and workspaces', () => {
     const run = runCliCaptured(['--workspace', ws, 'serve'], { untilStopped: () => stopped, onServing: serving });
     const info = await onServing;
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await fetch(`${info.url}/rpc/workspace.info`, { method: 'POST', headers: { authorization: `Bearer ${info.token}` } });
+    const res = await fetch(`${info.url}/rpc/workspace.info`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${info.token}` },
+    });
     expect(await res.json()).toMatchObject({ ok: true, data: { path: ws } });
     stop();
     const r = await run;

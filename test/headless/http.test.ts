@@ -33,12 +33,22 @@ afterAll(async () => {
 });
 
 const post = (p: string, body: string, headers: Record<string, string> = {}) =>
-  rawRequest(server.port, { method: 'POST', path: p, body, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...headers } });
+  rawRequest(server.port, {
+    method: 'POST',
+    path: p,
+    body,
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...headers },
+  });
 
 describe('authentication and transport errors', () => {
   it('a missing or wrong token is 401 UNAUTHORIZED, and nothing runs', async () => {
     const body = JSON.stringify({ rows: [slotInput()] });
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer nope' }, { authorization: `Bearer ${'x'.repeat(server.token.length)}` }, { authorization: server.token.slice(1) }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer nope' },
+      { authorization: `Bearer ${'x'.repeat(server.token.length)}` },
+      { authorization: server.token.slice(1) },
+    ]) {
       const r = await rawRequest(server.port, { method: 'POST', path: '/rpc/plan.create', body, headers });
       expect(r.status).toBe(401);
       expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
@@ -49,7 +59,11 @@ describe('authentication and transport errors', () => {
   });
 
   it('the token also works as ?token=', async () => {
-    const r = await rawRequest(server.port, { method: 'POST', path: `/rpc/plan.stats?token=${server.token}`, body: '{}' });
+    const r = await rawRequest(server.port, {
+      method: 'POST',
+      path: `/rpc/plan.stats?token=${server.token}`,
+      body: '{}',
+    });
     expect(JSON.parse(r.body)).toMatchObject({ ok: true });
   });
 
@@ -64,11 +78,17 @@ describe('authentication and transport errors', () => {
   it('an unknown procedure answers the UNKNOWN_PROCEDURE envelope (dispatched envelopes are 200)', async () => {
     const r = await httpCall(server, 'plan.explode', {});
     expect(r.status).toBe(200);
-    expect(r.envelope).toMatchObject({ ok: false, error: { code: 'UNKNOWN_PROCEDURE', message: expect.stringContaining('plan.explode') } });
+    expect(r.envelope).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_PROCEDURE', message: expect.stringContaining('plan.explode') },
+    });
   });
 
   it('invalid input answers INVALID_INPUT with issues; an empty body counts as no input', async () => {
-    expect((await httpCall(server, 'plan.get', { id: 'x' })).envelope).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', issues: [{ path: ['id'] }] } });
+    expect((await httpCall(server, 'plan.get', { id: 'x' })).envelope).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', issues: [{ path: ['id'] }] },
+    });
     expect(JSON.parse((await post('/rpc/plan.stats', '')).body)).toMatchObject({ ok: true });
   });
 
@@ -80,7 +100,10 @@ describe('authentication and transport errors', () => {
   });
 
   it('GET on a procedure is 405', async () => {
-    const r = await rawRequest(server.port, { path: '/rpc/plan.list', headers: { authorization: `Bearer ${server.token}` } });
+    const r = await rawRequest(server.port, {
+      path: '/rpc/plan.list',
+      headers: { authorization: `Bearer ${server.token}` },
+    });
     expect(r.status).toBe(405);
     expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
   });
@@ -89,16 +112,34 @@ describe('authentication and transport errors', () => {
     const big = JSON.stringify({ rows: [slotInput({ notes: 'n'.repeat(200_000) })] });
     const r = await post('/rpc/plan.create', big);
     expect(r.status).toBe(413);
-    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST', message: expect.stringContaining('4096') } });
+    expect(JSON.parse(r.body)).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: expect.stringContaining('4096') },
+    });
     expect((await httpCall(server, 'plan.stats', {})).envelope).toMatchObject({ data: { slots: 0 } });
   });
 
   it('a foreign Host header is 403 (DNS rebinding)', async () => {
-    for (const host of ['evil.example', `evil.example:${server.port}`, `127.0.0.1.evil.example:${server.port}`, `localhost.evil:${server.port}`]) {
-      const r = await rawRequest(server.port, { method: 'POST', path: '/rpc/plan.stats', body: '{}', headers: { host, authorization: `Bearer ${server.token}` } });
+    for (const host of [
+      'evil.example',
+      `evil.example:${server.port}`,
+      `127.0.0.1.evil.example:${server.port}`,
+      `localhost.evil:${server.port}`,
+    ]) {
+      const r = await rawRequest(server.port, {
+        method: 'POST',
+        path: '/rpc/plan.stats',
+        body: '{}',
+        headers: { host, authorization: `Bearer ${server.token}` },
+      });
       expect(r.status, host).toBe(403);
     }
-    const ok = await rawRequest(server.port, { method: 'POST', path: '/rpc/plan.stats', body: '{}', headers: { host: `localhost:${server.port}`, authorization: `Bearer ${server.token}` } });
+    const ok = await rawRequest(server.port, {
+      method: 'POST',
+      path: '/rpc/plan.stats',
+      body: '{}',
+      headers: { host: `localhost:${server.port}`, authorization: `Bearer ${server.token}` },
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -130,7 +171,9 @@ describe('index and events', () => {
         if (m) resolve(m[1]!);
       });
     });
-    await new Promise<void>((resolve) => (text.includes(': connected') ? resolve() : res.once('data', () => resolve())));
+    await new Promise<void>((resolve) =>
+      text.includes(': connected') ? resolve() : res.once('data', () => resolve()),
+    );
     expect(core.events.size).toBe(listenersBefore + 1);
     const created = await httpCall(server, 'plan.create', { rows: [slotInput()] });
     const id = (created.envelope as { ok: true; data: { slots: { id: number }[] } }).data.slots[0]!.id;
@@ -143,7 +186,9 @@ describe('index and events', () => {
 describe('network exposure and static files', () => {
   it('binds 127.0.0.1 only', async () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
-    const external = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
     if (!external) return; // No non-loopback interface on this machine: nothing else to try.
     const refused = await new Promise<boolean>((resolve) => {
       const s = net.connect({ host: external.address, port: server.port });
@@ -164,7 +209,14 @@ describe('network exposure and static files', () => {
   });
 
   it('static paths cannot escape the renderer folder', async () => {
-    for (const p of ['/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/../package.json']) {
+    for (const p of [
+      '/../secret.txt',
+      '/..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/../package.json',
+    ]) {
       const r = await rawRequest(server.port, { path: p });
       expect(r.body, p).not.toContain('TOP SECRET');
       expect(r.body, p).toBe(INDEX_HTML);

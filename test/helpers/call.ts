@@ -1,7 +1,9 @@
 import type { AppErrorBody, Input, Output, ProcedureName } from '../../src/shared/contract';
 import type { Slot } from '../../src/shared/contract/entities/slot';
 
-type Dispatcher = { dispatch(name: string, input: unknown): Promise<{ ok: true; data: unknown } | { ok: false; error: AppErrorBody }> };
+type Dispatcher = {
+  dispatch(name: string, input: unknown): Promise<{ ok: true; data: unknown } | { ok: false; error: AppErrorBody }>;
+};
 
 /** Calls a procedure and answers its data; a failed envelope fails the test with the error it carried. */
 export async function ok<N extends ProcedureName>(core: Dispatcher, name: N, input: Input<N>): Promise<Output<N>> {

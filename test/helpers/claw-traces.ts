@@ -66,32 +66,106 @@ export function synthTrajectory(taskId: string, o: SynthOptions = {}): Trajector
       role: 'assistant',
       content: k === 0 ? "I'll start by looking at the data." : null,
       reasoning: k === 0 ? 'Read before writing.' : null,
-      tool_calls: [{ id, type: 'function', function: { name: c.tool, arguments: dumpsPydantic(c.args) }, parsed_arguments: args, arguments_origin: 'serialized', requestor: 'assistant' }],
+      tool_calls: [
+        {
+          id,
+          type: 'function',
+          function: { name: c.tool, arguments: dumpsPydantic(c.args) },
+          parsed_arguments: args,
+          arguments_origin: 'serialized',
+          requestor: 'assistant',
+        },
+      ],
       meta: msgMeta(usageOf(k)),
     });
     const latency = (k % 4) * 0.75;
     toolMs += latency;
-    dispatches.push({ call_id: id, tool: c.tool, endpoint: g.meta.tools[c.tool]?.url ?? '', args, status: e.status, body: e.body, latency_ms: latency, meta: tick() });
-    messages.push({ role: 'tool', tool_call_id: id, name: c.tool, content: e.text, is_error: e.is_error, meta: msgMeta() });
+    dispatches.push({
+      call_id: id,
+      tool: c.tool,
+      endpoint: g.meta.tools[c.tool]?.url ?? '',
+      args,
+      status: e.status,
+      body: e.body,
+      latency_ms: latency,
+      meta: tick(),
+    });
+    messages.push({
+      role: 'tool',
+      tool_call_id: id,
+      name: c.tool,
+      content: e.text,
+      is_error: e.is_error,
+      meta: msgMeta(),
+    });
   });
   const n = pairs.length;
-  messages.push({ role: 'assistant', content: o.finalText ?? DEFAULT_FINAL, reasoning: null, tool_calls: [], meta: msgMeta(usageOf(n)) });
-  const audits = g.meta.services.map((s) => ({ service: s.name, url: `http://localhost:${s.declared_port}/${s.name}/audit`, data: g.audit[s.name] as Record<string, unknown>, meta: tick() }));
+  messages.push({
+    role: 'assistant',
+    content: o.finalText ?? DEFAULT_FINAL,
+    reasoning: null,
+    tool_calls: [],
+    meta: msgMeta(usageOf(n)),
+  });
+  const audits = g.meta.services.map((s) => ({
+    service: s.name,
+    url: `http://localhost:${s.declared_port}/${s.name}/audit`,
+    data: g.audit[s.name] as Record<string, unknown>,
+    meta: tick(),
+  }));
   const modelS = 1.25 * (n + 1);
   const toolS = toolMs / 1000;
-  const scores0 = { completion: 0, robustness: 0, communication: 0, safety: 1, efficiency_turns: 0, efficiency_tokens: 0, efficiency_wall_time_s: 0 };
+  const scores0 = {
+    completion: 0,
+    robustness: 0,
+    communication: 0,
+    safety: 1,
+    efficiency_turns: 0,
+    efficiency_tokens: 0,
+    efficiency_wall_time_s: 0,
+  };
   const end = {
-    total_turns: n + 1, model_input_tokens: tin, model_output_tokens: tout, input_tokens: tin, output_tokens: tout, total_tokens: tin + tout,
-    model_time_s: modelS, tool_time_s: toolS, other_time_s: 0.5, wall_time_s: modelS + toolS + 0.5,
-    scores: scores0, task_score: 0, passed: false, failure_modes: [], user_agent_rounds: 0, user_agent_max_rounds: 0, user_agent_done: false, meta: tick(),
+    total_turns: n + 1,
+    model_input_tokens: tin,
+    model_output_tokens: tout,
+    input_tokens: tin,
+    output_tokens: tout,
+    total_tokens: tin + tout,
+    model_time_s: modelS,
+    tool_time_s: toolS,
+    other_time_s: 0.5,
+    wall_time_s: modelS + toolS + 0.5,
+    scores: scores0,
+    task_score: 0,
+    passed: false,
+    failure_modes: [],
+    user_agent_rounds: 0,
+    user_agent_max_rounds: 0,
+    user_agent_done: false,
+    meta: tick(),
   };
   // The judge call's time takes a clock tick of its own (as in the Python script), not an event.
   const judged = tick();
-  const gradings = [{
-    task_id: taskId, scores: { ...scores0, completion: 0.85, robustness: 1 }, task_score: 0.88, passed: true, failure_modes: [],
-    judge_calls: [{ method: 'evaluate', rubric_preview: 'Did the agent finish the task?', score: new PyFloat(0.7), reasoning: 'mostly', timestamp: judged.timestamp }], user_agent_meta: {},
-    meta: { seq: judged.seq, timestamp: tick().timestamp },
-  }];
+  const gradings = [
+    {
+      task_id: taskId,
+      scores: { ...scores0, completion: 0.85, robustness: 1 },
+      task_score: 0.88,
+      passed: true,
+      failure_modes: [],
+      judge_calls: [
+        {
+          method: 'evaluate',
+          rubric_preview: 'Did the agent finish the task?',
+          score: new PyFloat(0.7),
+          reasoning: 'mostly',
+          timestamp: judged.timestamp,
+        },
+      ],
+      user_agent_meta: {},
+      meta: { seq: judged.seq, timestamp: tick().timestamp },
+    },
+  ];
   return {
     trajectory_id: `claw-eval/${taskId}/${traceIdOf(taskId)}`,
     task_id: taskId,

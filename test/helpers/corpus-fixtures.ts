@@ -8,6 +8,11 @@ export function corpusFixtureFiles(service: string): string[] {
   if (!fs.existsSync(tasks)) return [];
   return fs.readdirSync(tasks).flatMap((t) => {
     const d = path.join(tasks, t, 'fixtures', service);
-    return fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)) : [];
+    return fs.existsSync(d)
+      ? fs
+          .readdirSync(d)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => path.join(d, f))
+      : [];
   });
 }

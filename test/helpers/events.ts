@@ -21,4 +21,5 @@ export function recordEvents(events: EventSource): { list: AnyEvent[]; stop: () 
   return { list, stop };
 }
 
-export const isTableChange = (table: string) => (e: AnyEvent) => e.event === 'table.changed' && e.payload.table === table;
+export const isTableChange = (table: string) => (e: AnyEvent) =>
+  e.event === 'table.changed' && e.payload.table === table;

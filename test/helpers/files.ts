@@ -9,7 +9,12 @@ export const sha256 = (file: string) => createHash('sha256').update(fs.readFileS
 /** A closed workspace file (schema at head) in a fresh folder, optionally with the demo plan. */
 export async function makeWorkspaceFile(opts: { seedDemo?: boolean; name?: string } = {}): Promise<string> {
   const file = path.join(tempDir(), opts.name ?? 'ws.coworkenv.db');
-  const core = createCore({ workspacePath: file, clock: () => FIXED_NOW, seedDemo: opts.seedDemo ?? false, watchIntervalMs: 0 });
+  const core = createCore({
+    workspacePath: file,
+    clock: () => FIXED_NOW,
+    seedDemo: opts.seedDemo ?? false,
+    watchIntervalMs: 0,
+  });
   await core.close();
   return file;
 }

@@ -13,7 +13,13 @@ export const hasGoldens = fs.existsSync(path.join(GOLDENS, 'index.json'));
 
 type Meta = {
   instant_iso: string;
-  services: { name: string; declared_port: number; fixtures: Record<string, string>; health_check?: string; health_check_method?: string }[];
+  services: {
+    name: string;
+    declared_port: number;
+    fixtures: Record<string, string>;
+    health_check?: string;
+    health_check_method?: string;
+  }[];
   tools: Record<string, { url: string }>;
 };
 
@@ -26,12 +32,22 @@ export type GoldenTask = {
   audit: Record<string, PyValue>;
 };
 
-export const goldenTaskIds = (): string[] => (hasGoldens ? fs.readdirSync(GOLDENS).filter((d) => fs.existsSync(path.join(GOLDENS, d, 'meta.json'))).sort() : []);
+export const goldenTaskIds = (): string[] =>
+  hasGoldens
+    ? fs
+        .readdirSync(GOLDENS)
+        .filter((d) => fs.existsSync(path.join(GOLDENS, d, 'meta.json')))
+        .sort()
+    : [];
 
 export function readGolden(id: string): GoldenTask {
   const dir = path.join(GOLDENS, id);
   const meta = JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')) as Meta;
-  const lines = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = (f: string) =>
+    fs
+      .readFileSync(path.join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
   const calls = lines('calls.jsonl').map((l) => parsePyJson(l) as GoldenTask['calls'][number]);
   const exp = lines('expected.jsonl').map((l) => parsePyJson(l) as Record<string, PyValue>);
   const last = exp.pop() as { audit: Record<string, PyValue> };
@@ -48,11 +64,19 @@ export function goldenEnvironment(t: GoldenTask): Environment {
       const def = SERVICE_REGISTRY.get(s.name);
       const rel = Object.values(s.fixtures)[0] ?? def?.defaultFixture ?? '';
       // The task's own health check: its route differs between tasks of one service (rss).
-      const probe = s.health_check ? { method: s.health_check_method ?? 'POST', path: new URL(s.health_check).pathname } : undefined;
-      return { id: s.name, port: s.declared_port, probe, records: parsePyJson(fs.readFileSync(path.join(CLAW_ROOT, rel), 'utf8')) as PyValue[] };
+      const probe = s.health_check
+        ? { method: s.health_check_method ?? 'POST', path: new URL(s.health_check).pathname }
+        : undefined;
+      return {
+        id: s.name,
+        port: s.declared_port,
+        probe,
+        records: parsePyJson(fs.readFileSync(path.join(CLAW_ROOT, rel), 'utf8')) as PyValue[],
+      };
     }),
     tools: Object.entries(t.meta.tools).map(([name, v]) => ({ name, url: v.url })),
   });
 }
 
-export const missingServices = (t: GoldenTask) => t.meta.services.map((s) => s.name).filter((n) => !SERVICE_REGISTRY.has(n));
+export const missingServices = (t: GoldenTask) =>
+  t.meta.services.map((s) => s.name).filter((n) => !SERVICE_REGISTRY.has(n));

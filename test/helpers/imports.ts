@@ -24,7 +24,12 @@ export function sourceFiles(dir = SRC): SourceFile[] {
       if (e.isDirectory()) walk(abs);
       else if (/\.(ts|tsx|mts|cts)$/.test(e.name) && !e.name.endsWith('.d.ts')) {
         const text = fs.readFileSync(abs, 'utf8');
-        out.push({ rel: path.relative(REPO_ROOT, abs).split(path.sep).join('/'), abs, text, imports: scanImports(text) });
+        out.push({
+          rel: path.relative(REPO_ROOT, abs).split(path.sep).join('/'),
+          abs,
+          text,
+          imports: scanImports(text),
+        });
       }
     }
   };
@@ -46,7 +51,10 @@ const lineOf = (text: string, index: number) => text.slice(0, index).split('\n')
 const allTypeSpecifiers = (clause: string) => {
   const m = /^\{([^}]*)\}$/.exec(clause.trim());
   if (!m) return false;
-  const specs = m[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+  const specs = m[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return specs.length > 0 && specs.every((s) => /^type\s/.test(s));
 };
 
@@ -60,7 +68,8 @@ export function scanImports(text: string): ImportRef[] {
     refs.push({ spec: m[3]!, typeOnly: !!m[1] || allTypeSpecifiers(m[2] ?? ''), line: lineOf(text, m.index!) });
   }
   for (const m of text.matchAll(SIDE_EFFECT)) refs.push({ spec: m[1]!, typeOnly: false, line: lineOf(text, m.index!) });
-  for (const m of text.matchAll(IMPORT_EQUALS)) refs.push({ spec: m[2]!, typeOnly: !!m[1], line: lineOf(text, m.index!) });
+  for (const m of text.matchAll(IMPORT_EQUALS))
+    refs.push({ spec: m[2]!, typeOnly: !!m[1], line: lineOf(text, m.index!) });
   // `import('x')` in a type position is erased too, but counting it as a runtime import is the safe side.
   for (const m of text.matchAll(DYNAMIC)) refs.push({ spec: m[1]!, typeOnly: false, line: lineOf(text, m.index!) });
   return refs;
@@ -72,9 +81,13 @@ const BUILTINS = new Set(builtinModules);
 export const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || BUILTINS.has(spec.split('/')[0]!);
 
 /** `@scope/pkg/sub` → `@scope/pkg`, `pkg/sub` → `pkg`. */
-export const packageName = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+export const packageName = (spec: string) =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
 
 /** Where a relative specifier points, relative to the repo root (no extension resolution needed for folder rules). */
 export function resolveRelative(file: SourceFile, spec: string, root = REPO_ROOT): string {
-  return path.relative(root, path.resolve(path.dirname(file.abs), spec.replace(/\?.*$/, ''))).split(path.sep).join('/');
+  return path
+    .relative(root, path.resolve(path.dirname(file.abs), spec.replace(/\?.*$/, '')))
+    .split(path.sep)
+    .join('/');
 }

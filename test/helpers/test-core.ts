@@ -17,6 +17,13 @@ export const FIXED_NOW = new Date('2026-03-01T09:00:00.000Z');
 export function createTestCore(opts: Partial<CreateCoreOptions> = {}) {
   const dir = tempDir();
   const workspacePath = opts.workspacePath ?? path.join(dir, 'test.coworkenv.db');
-  const core = createCore({ workspacePath, clock: () => FIXED_NOW, checkOutput: true, watchIntervalMs: 50, ...TS_WORKER, ...opts });
+  const core = createCore({
+    workspacePath,
+    clock: () => FIXED_NOW,
+    checkOutput: true,
+    watchIntervalMs: 50,
+    ...TS_WORKER,
+    ...opts,
+  });
   return { core, dir, workspacePath };
 }

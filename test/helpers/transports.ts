@@ -20,7 +20,14 @@ export async function runCliCaptured(argv: string[], io: Partial<CliIo> = {}) {
 
 /** `coworkenv --json --workspace FILE call NAME --input JSON` in-process; answers the envelope it printed and the exit code. */
 export async function cliCall(workspace: string, name: string, input?: unknown) {
-  const argv = ['--json', '--workspace', workspace, 'call', name, ...(input === undefined ? [] : ['--input', JSON.stringify(input)])];
+  const argv = [
+    '--json',
+    '--workspace',
+    workspace,
+    'call',
+    name,
+    ...(input === undefined ? [] : ['--input', JSON.stringify(input)]),
+  ];
   const r = await runCliCaptured(argv);
   const lines = r.stdout.trim().split('\n');
   if (lines.length !== 1) throw new Error(`expected one JSON line from the CLI, got: ${r.stdout}\n${r.stderr}`);
@@ -40,14 +47,22 @@ export async function httpCall(server: Pick<HttpServer, 'url' | 'token'>, name: 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** A request with full control over the path and headers (fetch normalises paths and forbids a Host header). */
-export function rawRequest(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });

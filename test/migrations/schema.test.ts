@@ -53,7 +53,8 @@ describe('migrations: empty → head', () => {
   it('builds the schema recorded in schema-snapshot.json', async () => {
     const file = await makeWorkspaceFile();
     const schema = readSchema(file);
-    if (process.env.UPDATE_SCHEMA_SNAPSHOT === '1') fs.writeFileSync(SNAPSHOT, JSON.stringify(schema.objects, null, 2) + '\n');
+    if (process.env.UPDATE_SCHEMA_SNAPSHOT === '1')
+      fs.writeFileSync(SNAPSHOT, `${JSON.stringify(schema.objects, null, 2)}\n`);
     expect(fs.existsSync(SNAPSHOT), 'no snapshot: run once with UPDATE_SCHEMA_SNAPSHOT=1').toBe(true);
     // A schema change without a new snapshot fails here: update it with UPDATE_SCHEMA_SNAPSHOT=1 and review the diff.
     expect(schema.objects).toEqual(JSON.parse(fs.readFileSync(SNAPSHOT, 'utf8')));
@@ -68,10 +69,19 @@ describe('migrations: empty → head', () => {
 
   it('uses STRICT tables, WAL and answers its versions through workspace.info', async () => {
     const file = await makeWorkspaceFile();
-    const tables = readSchema(file).objects.filter((o: any) => o.type === 'table') as { sql: string; name: string }[];
+    const objects = readSchema(file).objects as { type: string; sql: string; name: string }[];
+    const tables = objects.filter((o) => o.type === 'table');
     for (const t of tables) expect(t.sql, t.name).toMatch(/\)\s*STRICT$/);
     const info = await openCore(file).dispatch('workspace.info', {});
-    expect(info).toMatchObject({ ok: true, data: { schemaVersion: MIGRATIONS.length, appSchemaVersion: MIGRATIONS.length, journalMode: 'wal', readOnly: false } });
+    expect(info).toMatchObject({
+      ok: true,
+      data: {
+        schemaVersion: MIGRATIONS.length,
+        appSchemaVersion: MIGRATIONS.length,
+        journalMode: 'wal',
+        readOnly: false,
+      },
+    });
   });
 
   it('reopening a workspace at head changes nothing', async () => {
@@ -167,7 +177,9 @@ describe('a read-only workspace (write bits cleared)', () => {
   it('opens even when it holds a job left running by a process that is gone', async () => {
     const file = await makeWorkspaceFile();
     const db = new Database(file);
-    db.prepare("INSERT INTO jobs (id, name, input, state, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', '{}', 'running', '2147483646:gone', 'x', 'x')").run();
+    db.prepare(
+      "INSERT INTO jobs (id, name, input, state, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', '{}', 'running', '2147483646:gone', 'x', 'x')",
+    ).run();
     db.close();
     fs.chmodSync(file, 0o444);
     const before = sha256(file);

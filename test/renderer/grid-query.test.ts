@@ -21,15 +21,30 @@ describe("ag-grid's models → plan.list input", () => {
   });
   it('keeps combined conditions and trims date filters to the day', () => {
     const q = toPageQuery(0, 100, [], {
-      reference_date: { filterType: 'date', operator: 'OR', conditions: [
-        { filterType: 'date', type: 'lessThan', dateFrom: '2026-02-01 00:00:00' },
-        { filterType: 'date', type: 'greaterThan', dateFrom: '2026-05-01 00:00:00' },
-      ] },
+      reference_date: {
+        filterType: 'date',
+        operator: 'OR',
+        conditions: [
+          { filterType: 'date', type: 'lessThan', dateFrom: '2026-02-01 00:00:00' },
+          { filterType: 'date', type: 'greaterThan', dateFrom: '2026-05-01 00:00:00' },
+        ],
+      },
     });
-    expect(q.filters).toEqual([{ field: 'reference_date', operator: 'OR', conditions: [{ op: 'lessThan', value: '2026-02-01' }, { op: 'greaterThan', value: '2026-05-01' }] }]);
+    expect(q.filters).toEqual([
+      {
+        field: 'reference_date',
+        operator: 'OR',
+        conditions: [
+          { op: 'lessThan', value: '2026-02-01' },
+          { op: 'greaterThan', value: '2026-05-01' },
+        ],
+      },
+    ]);
     expect(contract['plan.list'].input.safeParse(q).success).toBe(true);
   });
   it('a blank filter carries no value', () => {
-    expect(toPageQuery(0, 100, [], { notes: { filterType: 'text', type: 'blank' } }).filters[0]!.conditions).toEqual([{ op: 'blank' }]);
+    expect(toPageQuery(0, 100, [], { notes: { filterType: 'text', type: 'blank' } }).filters[0]!.conditions).toEqual([
+      { op: 'blank' },
+    ]);
   });
 });

@@ -11,9 +11,37 @@ import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 const NOW = new Date('2026-03-05T09:00:00Z');
 const TS = '2026-03-05T09:00:00+00:00';
 const FIXTURE: PyValue[] = [
-  { integration_id: 'INT-001', name: 'Stripe', service: 'stripe', status: 'active', api_key: 'sk_live_x', api_secret: 'whsec_y', webhook_url: 'https://h', last_verified: '2026-02-25T10:00:00Z', monthly_calls: 45200, error_rate: new PyFloat(0.02), notes: 'prod' },
-  { integration_id: 'INT-002', name: 'GitHub', service: 'github', status: 'expired', last_verified: '2025-12-01T09:00:00Z', monthly_calls: 0, error_rate: new PyFloat(1) },
-  { integration_id: 'INT-003', name: 'S3', service: 'aws_s3', status: 'active', last_verified: '2026-02-20T08:00:00Z', monthly_calls: 890000, error_rate: 0 },
+  {
+    integration_id: 'INT-001',
+    name: 'Stripe',
+    service: 'stripe',
+    status: 'active',
+    api_key: 'sk_live_x',
+    api_secret: 'whsec_y',
+    webhook_url: 'https://h',
+    last_verified: '2026-02-25T10:00:00Z',
+    monthly_calls: 45200,
+    error_rate: new PyFloat(0.02),
+    notes: 'prod',
+  },
+  {
+    integration_id: 'INT-002',
+    name: 'GitHub',
+    service: 'github',
+    status: 'expired',
+    last_verified: '2025-12-01T09:00:00Z',
+    monthly_calls: 0,
+    error_rate: new PyFloat(1),
+  },
+  {
+    integration_id: 'INT-003',
+    name: 'S3',
+    service: 'aws_s3',
+    status: 'active',
+    last_verified: '2026-02-20T08:00:00Z',
+    monthly_calls: 890000,
+    error_rate: 0,
+  },
 ];
 const TASKS = path.join(CLAW_ROOT, 'tasks');
 const make = () => new ServiceInstance(configService, FIXTURE, () => NOW);
@@ -48,7 +76,13 @@ describe('config service', () => {
   it('answers the body-less health probe with the defaults and logs it', () => {
     const env = new Environment({ now: () => NOW, services: [{ id: 'config', records: FIXTURE }], tools: [] });
     const audit = env.audits().config!;
-    expect(audit).toEqual({ calls: [expect.objectContaining({ endpoint: '/config/integrations', request_body: { status: null }, timestamp: TS })], updates: [], notifications: [] });
+    expect(audit).toEqual({
+      calls: [
+        expect.objectContaining({ endpoint: '/config/integrations', request_body: { status: null }, timestamp: TS }),
+      ],
+      updates: [],
+      notifications: [],
+    });
     expect(Object.keys(audit)).toEqual(['calls', 'updates', 'notifications']);
   });
 
@@ -59,7 +93,10 @@ describe('config service', () => {
     expect(Object.keys(r)).toEqual(Object.keys(FIXTURE[0] as PyObject));
     r.status = 'mutated';
     expect(json(s, '/config/integrations/get', { integration_id: 'INT-001' }).status).toBe('active');
-    expect(post(s, '/config/integrations/get', { integration_id: 'INT-9' })).toEqual({ status: 200, json: { error: 'Integration INT-9 not found' } });
+    expect(post(s, '/config/integrations/get', { integration_id: 'INT-9' })).toEqual({
+      status: 200,
+      json: { error: 'Integration INT-9 not found' },
+    });
     expect(calls(s)).toHaveLength(3);
   });
 
@@ -76,15 +113,26 @@ describe('config service', () => {
 
   it('updates status/notes in place when non-empty and records every non-null field as changes', () => {
     const s = make();
-    const r = json(s, '/config/integrations/update', { integration_id: 'INT-002', status: 'active', notes: '', extra: 'dropped' });
+    const r = json(s, '/config/integrations/update', {
+      integration_id: 'INT-002',
+      status: 'active',
+      notes: '',
+      extra: 'dropped',
+    });
     expect((r.integration as PyObject).status).toBe('active');
     // "" is listed in changes but not applied: INT-002 had no notes and still has none.
     expect('notes' in (r.integration as PyObject)).toBe(false);
     expect(calls(s)[0]!.request_body).toEqual({ integration_id: 'INT-002', status: 'active', notes: '' });
-    expect(s.audit().updates).toEqual([{ integration_id: 'INT-002', changes: { integration_id: 'INT-002', status: 'active', notes: '' }, timestamp: TS }]);
+    expect(s.audit().updates).toEqual([
+      { integration_id: 'INT-002', changes: { integration_id: 'INT-002', status: 'active', notes: '' }, timestamp: TS },
+    ]);
     json(s, '/config/integrations/update', { integration_id: 'INT-001', notes: 'rotated' });
     expect((s.audit().updates as PyObject[])[1]!.changes).toEqual({ integration_id: 'INT-001', notes: 'rotated' });
-    expect(ids(json(s, '/config/integrations', { status: 'active' }).integrations)).toEqual(['INT-001', 'INT-002', 'INT-003']);
+    expect(ids(json(s, '/config/integrations', { status: 'active' }).integrations)).toEqual([
+      'INT-001',
+      'INT-002',
+      'INT-003',
+    ]);
     expect(json(s, '/config/integrations/get', { integration_id: 'INT-001' }).notes).toBe('rotated');
   });
 
@@ -98,7 +146,9 @@ describe('config service', () => {
 
   it('answers an update of an unknown id with not-found, logged, and no update record', () => {
     const s = make();
-    expect(json(s, '/config/integrations/update', { integration_id: 'INT-404', status: 'active' })).toEqual({ error: 'Integration INT-404 not found' });
+    expect(json(s, '/config/integrations/update', { integration_id: 'INT-404', status: 'active' })).toEqual({
+      error: 'Integration INT-404 not found',
+    });
     expect(calls(s)).toHaveLength(1);
     expect(s.audit().updates).toEqual([]);
   });
@@ -106,7 +156,9 @@ describe('config service', () => {
   it('sends notifications without checking anything, shared between response and audit', () => {
     const s = make();
     const r = json(s, '/config/notify', { to: 'ops@x', subject: '复盘', body: 'a\nb' });
-    expect(dumpsPy(r)).toBe(`{"status": "sent", "notification": {"to": "ops@x", "subject": "复盘", "body": "a\\nb", "timestamp": "${TS}"}}`);
+    expect(dumpsPy(r)).toBe(
+      `{"status": "sent", "notification": {"to": "ops@x", "subject": "复盘", "body": "a\\nb", "timestamp": "${TS}"}}`,
+    );
     expect(s.audit().notifications).toEqual([r.notification]);
     const bad = post(s, '/config/notify', { to: 'ops@x', subject: 5 });
     expect(bad.status).toBe(422);
@@ -134,6 +186,15 @@ describe('config service', () => {
       const records = JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[];
       records.forEach((r, i) => expect(configService.recordSchema.safeParse(r).success, `${f} #${i}`).toBe(true));
     }
-    expect(configService.recordSchema.safeParse({ integration_id: 'INT-1', name: 'x', service: 'y', status: 'active', last_verified: null, monthly_calls: 1 }).success).toBe(false);
+    expect(
+      configService.recordSchema.safeParse({
+        integration_id: 'INT-1',
+        name: 'x',
+        service: 'y',
+        status: 'active',
+        last_verified: null,
+        monthly_calls: 1,
+      }).success,
+    ).toBe(false);
   });
 });

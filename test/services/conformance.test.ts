@@ -12,7 +12,8 @@ function canonical(v: PyValue): PyValue {
   if (Array.isArray(v)) return v.map(canonical);
   if (!isObject(v)) return v;
   const out: Record<string, PyValue> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = k === 'categories' && Array.isArray(x) && 'source' in v ? [...x].map(String).sort() : canonical(x);
+  for (const [k, x] of Object.entries(v))
+    out[k] = k === 'categories' && Array.isArray(x) && 'source' in v ? [...x].map(String).sort() : canonical(x);
   return out;
 }
 
@@ -27,7 +28,10 @@ describe.skipIf(!hasGoldens)('Claw-Eval conformance (recorded goldens)', () => {
         const got = env.call(c.tool, c.args);
         const want = t.expected[i]!;
         const label = `${id} call ${i}: ${c.tool} ${dumpsPy(c.args)}`;
-        expect({ status: got.status, isError: got.isError }, label).toEqual({ status: want.status, isError: want.is_error });
+        expect({ status: got.status, isError: got.isError }, label).toEqual({
+          status: want.status,
+          isError: want.is_error,
+        });
         expect(dumpsPy(canonical(got.body)), label).toBe(dumpsPy(canonical(want.body)));
         if (!/"categories"/.test(want.text)) expect(got.text, label).toBe(want.text);
       });

@@ -9,8 +9,23 @@ import { CLAW_ROOT } from '../helpers/goldens';
 
 const NOW = new Date('2026-03-05T09:00:00.250Z');
 const FIXTURE: PyValue[] = [
-  { contact_id: 'c_001', name: 'David Zhang', department: 'Engineering', title: 'Director', email: 'd@x.com', phone: '1' },
-  { contact_id: 'c_002', name: 'Lily Zhang', department: 'Human Resources', title: 'HR Manager', email: 'l@x.com', phone: '2', location: 'SH' },
+  {
+    contact_id: 'c_001',
+    name: 'David Zhang',
+    department: 'Engineering',
+    title: 'Director',
+    email: 'd@x.com',
+    phone: '1',
+  },
+  {
+    contact_id: 'c_002',
+    name: 'Lily Zhang',
+    department: 'Human Resources',
+    title: 'HR Manager',
+    email: 'l@x.com',
+    phone: '2',
+    location: 'SH',
+  },
   { contact_id: 'c_003', name: '王芳', department: '工程部', title: '高级工程师', email: 'w@x.com', phone: '3' },
 ];
 const make = () => new ServiceInstance(contactsService, FIXTURE, () => NOW);
@@ -57,7 +72,10 @@ describe('contacts service', () => {
     const s = make();
     expect(post(s, '/contacts/search', undefined).status).toBe(422);
     const r = post(s, '/contacts/search', {});
-    expect(r).toEqual({ status: 422, json: { detail: [{ type: 'missing', loc: ['body', 'query'], msg: 'Field required', input: {} }] } });
+    expect(r).toEqual({
+      status: 422,
+      json: { detail: [{ type: 'missing', loc: ['body', 'query'], msg: 'Field required', input: {} }] },
+    });
     expect(post(s, '/contacts/search', { query: { value: 'Chen' } }).status).toBe(422);
     expect(post(s, '/contacts/search', { query: 'a', department: ['Sales'] }).status).toBe(422);
     expect(calls(s)).toEqual([]);
@@ -66,14 +84,19 @@ describe('contacts service', () => {
   it('gets by id, or answers a logged not-found with HTTP 200', () => {
     const s = make();
     expect(json(s, '/contacts/get', { contact_id: 'c_003' }).name).toBe('王芳');
-    expect(post(s, '/contacts/get', { contact_id: 'c_999' })).toEqual({ status: 200, json: { error: 'Contact c_999 not found' } });
+    expect(post(s, '/contacts/get', { contact_id: 'c_999' })).toEqual({
+      status: 200,
+      json: { error: 'Contact c_999 not found' },
+    });
     expect(calls(s)).toHaveLength(2);
   });
 
   it('sends messages to any id and records them in sent_messages', () => {
     const s = make();
     const r = json(s, '/contacts/send_message', { contact_id: 'nobody', message: 'hi', extra: 1 });
-    expect(dumpsPy(r)).toBe('{"status": "sent", "record": {"contact_id": "nobody", "message": "hi", "timestamp": "2026-03-05T09:00:00.250000+00:00"}}');
+    expect(dumpsPy(r)).toBe(
+      '{"status": "sent", "record": {"contact_id": "nobody", "message": "hi", "timestamp": "2026-03-05T09:00:00.250000+00:00"}}',
+    );
     expect(s.audit().sent_messages).toEqual([r.record]);
     expect(calls(s)[0]!.request_body).toEqual({ contact_id: 'nobody', message: 'hi' });
     expect(post(s, '/contacts/send_message', { contact_id: 'c_001' }).status).toBe(422);
@@ -94,9 +117,17 @@ describe('contacts service', () => {
   });
 
   it.skipIf(!fs.existsSync(CLAW_ROOT))('every corpus contacts fixture passes the record schema', () => {
-    const files = fs.readdirSync(path.join(CLAW_ROOT, 'tasks')).map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/contacts/contacts.json')).filter(fs.existsSync);
+    const files = fs
+      .readdirSync(path.join(CLAW_ROOT, 'tasks'))
+      .map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/contacts/contacts.json'))
+      .filter(fs.existsSync);
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[]) expect(contactsService.recordSchema.safeParse(r).success, f).toBe(true);
-    expect(contactsService.recordSchema.safeParse({ contact_id: 'a', name: 'b', department: 'c', title: 'd', email: 'e' }).success).toBe(false);
+    for (const f of files)
+      for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[])
+        expect(contactsService.recordSchema.safeParse(r).success, f).toBe(true);
+    expect(
+      contactsService.recordSchema.safeParse({ contact_id: 'a', name: 'b', department: 'c', title: 'd', email: 'e' })
+        .success,
+    ).toBe(false);
   });
 });

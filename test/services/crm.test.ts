@@ -22,7 +22,9 @@ const customer = (id: string, tier: string, status: string, industry: string, ex
   ...extra,
 });
 const FIXTURE: PyValue[] = [
-  customer('CUS-1', 'VIP', 'active', 'Tech', { recent_orders: [{ order_id: 'O1', products: ['a'], total_price: 10.5, date: '2026-01-01' }] }),
+  customer('CUS-1', 'VIP', 'active', 'Tech', {
+    recent_orders: [{ order_id: 'O1', products: ['a'], total_price: 10.5, date: '2026-01-01' }],
+  }),
   customer('CUS-2', 'standard', 'active', 'Trade'),
   customer('CUS-3', 'standard', 'inactive', 'Tech'),
 ];
@@ -58,7 +60,11 @@ describe('crm: customers', () => {
   });
 
   it('the health probe lists with all filters null and is logged first', () => {
-    const env = new Environment({ services: [{ id: 'crm', records: FIXTURE }], tools: [{ name: 'crm_list_customers', url: 'http://localhost:9110/crm/customers' }], now: () => NOW });
+    const env = new Environment({
+      services: [{ id: 'crm', records: FIXTURE }],
+      tools: [{ name: 'crm_list_customers', url: 'http://localhost:9110/crm/customers' }],
+      now: () => NOW,
+    });
     env.call('crm_list_customers', { tier: 'VIP' });
     const calls = env.audits().crm!.calls as PyObject[];
     expect(calls.map((c) => c.request_body)).toEqual([
@@ -84,7 +90,11 @@ describe('crm: export', () => {
     const report = { title: 'T', customer_ids: ['CUS-404'], summary: 'S', timestamp: '2026-03-05T09:00:00+00:00' };
     expect(dumpsPy(r.json)).toBe(dumpsPy({ status: 'exported', report }));
     expect(s.audit().exported_reports).toEqual([report]);
-    expect((s.audit().calls as PyObject[])[0]!.request_body).toEqual({ title: 'T', customer_ids: ['CUS-404'], summary: 'S' });
+    expect((s.audit().calls as PyObject[])[0]!.request_body).toEqual({
+      title: 'T',
+      customer_ids: ['CUS-404'],
+      summary: 'S',
+    });
     const missing = post(s, '/crm/export', { customer_ids: [] }).json as PyObject;
     expect((missing.detail as PyObject[]).map((d) => (d.loc as string[])[1])).toEqual(['title', 'summary']);
     expect(post(s, '/crm/export', { title: 'T', customer_ids: 'CUS-1', summary: 'S' }).status).toBe(422);
@@ -105,13 +115,15 @@ describe('crm: record schema', () => {
     const files = fixtureFiles('crm');
     expect(files.length).toBeGreaterThan(0);
     for (const f of files)
-      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[]) expect(crmService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
+      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[])
+        expect(crmService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
   });
 
   it('requires an integer annual_revenue and the always-present fields', () => {
-    expect(crmService.recordSchema.safeParse(customer('C', 't', 's', 'i', { annual_revenue: 1.5 })).success).toBe(false);
+    expect(crmService.recordSchema.safeParse(customer('C', 't', 's', 'i', { annual_revenue: 1.5 })).success).toBe(
+      false,
+    );
     const { tier: _, ...noTier } = customer('C', 't', 's', 'i');
     expect(crmService.recordSchema.safeParse(noTier).success).toBe(false);
   });
 });
-

@@ -31,10 +31,15 @@ describe('finance service', () => {
 
   it('compares dates as strings, inclusive, ignoring null and empty bounds', () => {
     const s = make();
-    expect(ids(json(s, '/finance/transactions', { start_date: '2026-02-22', end_date: '2026-02-25' }))).toEqual(['txn_002', 'txn_003']);
+    expect(ids(json(s, '/finance/transactions', { start_date: '2026-02-22', end_date: '2026-02-25' }))).toEqual([
+      'txn_002',
+      'txn_003',
+    ]);
     // "2026-02-22T10:00" > "2026-02-22": lexicographic, not date-aware.
     expect(ids(json(s, '/finance/transactions', { start_date: '2026-02-21', end_date: '2026-02-22' }))).toEqual([]);
-    expect(ids(json(s, '/finance/transactions', { start_date: '2026-02-20', end_date: '2026-02-20' }))).toEqual(['txn_001']);
+    expect(ids(json(s, '/finance/transactions', { start_date: '2026-02-20', end_date: '2026-02-20' }))).toEqual([
+      'txn_001',
+    ]);
     expect(json(s, '/finance/transactions', { start_date: '', end_date: '' }).total).toBe(3);
     expect(ids(json(s, '/finance/transactions', { end_date: '2026-02-23' }))).toEqual(['txn_001', 'txn_002']);
   });
@@ -42,27 +47,55 @@ describe('finance service', () => {
   it('keeps float amounts floats in the tool-result text and returns deep copies', () => {
     const s = make();
     const r = json(s, '/finance/transactions/get', { transaction_id: 'txn_001' });
-    expect(dumpsPy(r)).toBe('{"transaction_id": "txn_001", "date": "2026-02-20", "amount": 328.0, "currency": "CNY", "description": "dinner"}');
+    expect(dumpsPy(r)).toBe(
+      '{"transaction_id": "txn_001", "date": "2026-02-20", "amount": 328.0, "currency": "CNY", "description": "dinner"}',
+    );
     r.amount = 1;
     expect(dumpsPy(json(s, '/finance/transactions/get', { transaction_id: 'txn_001' }).amount)).toBe('328.0');
-    expect(post(s, '/finance/transactions/get', { transaction_id: 'txn_9' })).toEqual({ status: 200, json: { error: 'Transaction txn_9 not found' } });
+    expect(post(s, '/finance/transactions/get', { transaction_id: 'txn_9' })).toEqual({
+      status: 200,
+      json: { error: 'Transaction txn_9 not found' },
+    });
     expect(calls(s)).toHaveLength(3);
   });
 
   it('submits a report with total_amount coerced to a float, for any transaction ids', () => {
     const s = make();
-    const r = json(s, '/finance/report/submit', { title: 'Q1', transactions: ['txn_001', 'nope'], total_amount: 1200, content: 'dropped' });
-    expect(dumpsPy(r)).toBe('{"status": "submitted", "report": {"title": "Q1", "transactions": ["txn_001", "nope"], "total_amount": 1200.0, "timestamp": "2026-03-05T09:00:00+00:00"}}');
-    expect(dumpsPy(calls(s)[0]!.request_body)).toBe('{"title": "Q1", "transactions": ["txn_001", "nope"], "total_amount": 1200.0}');
+    const r = json(s, '/finance/report/submit', {
+      title: 'Q1',
+      transactions: ['txn_001', 'nope'],
+      total_amount: 1200,
+      content: 'dropped',
+    });
+    expect(dumpsPy(r)).toBe(
+      '{"status": "submitted", "report": {"title": "Q1", "transactions": ["txn_001", "nope"], "total_amount": 1200.0, "timestamp": "2026-03-05T09:00:00+00:00"}}',
+    );
+    expect(dumpsPy(calls(s)[0]!.request_body)).toBe(
+      '{"title": "Q1", "transactions": ["txn_001", "nope"], "total_amount": 1200.0}',
+    );
     expect(s.audit().submitted_reports).toEqual([r.report]);
-    expect(dumpsPy(json(s, '/finance/report/submit', { title: 'x', transactions: [], total_amount: '42.5' }).report)).toContain('"total_amount": 42.5');
+    expect(
+      dumpsPy(json(s, '/finance/report/submit', { title: 'x', transactions: [], total_amount: '42.5' }).report),
+    ).toContain('"total_amount": 42.5');
     expect(Object.keys(s.audit())).toEqual(['calls', 'submitted_reports']);
   });
 
   it('rejects a string for the list and a missing transactions field (finance_report_submit) with 422', () => {
     const s = make();
     const noList = post(s, '/finance/report/submit', { title: 'x', total_amount: 99.5 });
-    expect(noList).toEqual({ status: 422, json: { detail: [{ type: 'missing', loc: ['body', 'transactions'], msg: 'Field required', input: { title: 'x', total_amount: 99.5 } }] } });
+    expect(noList).toEqual({
+      status: 422,
+      json: {
+        detail: [
+          {
+            type: 'missing',
+            loc: ['body', 'transactions'],
+            msg: 'Field required',
+            input: { title: 'x', total_amount: 99.5 },
+          },
+        ],
+      },
+    });
     const str = post(s, '/finance/report/submit', { title: 'x', transactions: 'a', total_amount: 'lots' });
     expect((str.json as { detail: PyObject[] }).detail.map((d) => d.type)).toEqual(['list_type', 'float_parsing']);
     expect(post(s, '/finance/transactions', { start_date: ['2026-01-01'] }).status).toBe(422);
@@ -77,9 +110,16 @@ describe('finance service', () => {
   });
 
   it.skipIf(!fs.existsSync(CLAW_ROOT))('every corpus finance fixture passes the record schema', () => {
-    const files = fs.readdirSync(path.join(CLAW_ROOT, 'tasks')).map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/finance/transactions.json')).filter(fs.existsSync);
+    const files = fs
+      .readdirSync(path.join(CLAW_ROOT, 'tasks'))
+      .map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/finance/transactions.json'))
+      .filter(fs.existsSync);
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[]) expect(financeService.recordSchema.safeParse(r).success, f).toBe(true);
-    expect(financeService.recordSchema.safeParse({ transaction_id: 'a', date: 'b', amount: '1', description: 'd' }).success).toBe(false);
+    for (const f of files)
+      for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[])
+        expect(financeService.recordSchema.safeParse(r).success, f).toBe(true);
+    expect(
+      financeService.recordSchema.safeParse({ transaction_id: 'a', date: 'b', amount: '1', description: 'd' }).success,
+    ).toBe(false);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fromIsoFormat, parseStamp } from '../../src/main/core/services/pytime/isoformat';
-import { fields, instant, plus, PyDateError, strftimeZ, timedeltaDays, type PyDateTime } from '../../src/main/core/services/pytime/pydatetime';
+import {
+  fields,
+  instant,
+  plus,
+  PyDateError,
+  strftimeZ,
+  timedeltaDays,
+  type PyDateTime,
+} from '../../src/main/core/services/pytime/pydatetime';
 import { strptimeDate } from '../../src/main/core/services/pytime/strptime';
 
 /** Expected values were produced by CPython 3.11's datetime (the stack upstream runs on). */
@@ -31,7 +39,19 @@ describe('fromisoformat (CPython 3.11 C parser), after upstream replaces Z with 
   ];
   it.each(ok)('parses %j', (s, want) => expect(show(parseStamp(s))).toBe(want));
 
-  const bad = ['2026-03-03T24:00:00Z', '2026-02-29T10:00:00Z', '2026-03-03T10:00:00+24:00', '2026-03-03T', '2026-3-3T10:00', '2026-03-03T10:00é', 'tomorrow 10am', '2026-03-03T10:00:00 ', '2026-03-03T10:0', '2025-W53', '2026'];
+  const bad = [
+    '2026-03-03T24:00:00Z',
+    '2026-02-29T10:00:00Z',
+    '2026-03-03T10:00:00+24:00',
+    '2026-03-03T',
+    '2026-3-3T10:00',
+    '2026-03-03T10:00é',
+    'tomorrow 10am',
+    '2026-03-03T10:00:00 ',
+    '2026-03-03T10:0',
+    '2025-W53',
+    '2026',
+  ];
   it.each(bad)('rejects %j', (s) => expect(() => parseStamp(s)).toThrow(PyDateError));
 
   it('rejects non-strings as AttributeError and reads a lone Z differently from the replaced one', () => {
@@ -50,12 +70,28 @@ describe('strptime %Y-%m-%d', () => {
   const day = (s: string) => strptimeDate(s) ?? null;
   it('accepts one-digit months and days, a space-padded day, and Unicode digits in the year', () => {
     const d = Date.UTC(2026, 2, 5) / 86_400_000;
-    expect([day('2026-03-05'), day('2026-3-5'), day('2026-03- 5'), day('２０２６-03-05'), day('2026-03-0٥')]).toEqual([d, d, d, d, null]);
+    expect([day('2026-03-05'), day('2026-3-5'), day('2026-03- 5'), day('２０２６-03-05'), day('2026-03-0٥')]).toEqual([
+      d,
+      d,
+      d,
+      d,
+      null,
+    ]);
     expect(day('2024-02-29')).toBe(Date.UTC(2024, 1, 29) / 86_400_000);
   });
 
   it('rejects trailing text, impossible dates, year 0 and other separators', () => {
-    for (const s of ['2026-03-05 ', '2026-03-05T00:00', '2026-02-29', '0000-01-01', '2026/03/05', '20260305', '2026-13-01', '2026-1-010', ' 2026-03-05']) {
+    for (const s of [
+      '2026-03-05 ',
+      '2026-03-05T00:00',
+      '2026-02-29',
+      '0000-01-01',
+      '2026/03/05',
+      '20260305',
+      '2026-13-01',
+      '2026-1-010',
+      ' 2026-03-05',
+    ]) {
       expect(day(s), s).toBeNull();
     }
   });

@@ -52,12 +52,19 @@ describe('gmail date shift (Q3)', () => {
 
   it('prints +08:00 dates in their own wall time with a literal Z, which the filter reads as UTC', () => {
     const s = make(CST);
-    expect(listed(json(s, '/gmail/messages'))).toEqual(['m1 2026-03-04T15:30:00Z', 'm2 2026-03-04T17:00:00Z', 'm3 2026-02-26T11:00:00Z']);
+    expect(listed(json(s, '/gmail/messages'))).toEqual([
+      'm1 2026-03-04T15:30:00Z',
+      'm2 2026-03-04T17:00:00Z',
+      'm3 2026-02-26T11:00:00Z',
+    ]);
     expect(json(s, '/gmail/messages/get', { message_id: 'm4' }).date).toBe('2026-02-25T21:00:00Z');
   });
 
   it('drops fractional seconds and depends on the injected clock', () => {
-    const s = make([mail('a', '2026-01-01T00:00:00.999+00:00'), mail('b', '2025-12-31T00:00:00.5Z')], () => new Date('2026-06-10T12:34:56.789Z'));
+    const s = make(
+      [mail('a', '2026-01-01T00:00:00.999+00:00'), mail('b', '2025-12-31T00:00:00.5Z')],
+      () => new Date('2026-06-10T12:34:56.789Z'),
+    );
     expect(json(s, '/gmail/messages/get', { message_id: 'a' }).date).toBe('2026-06-09T12:34:56Z');
     expect(json(s, '/gmail/messages/get', { message_id: 'b' }).date).toBe('2026-06-08T12:34:56Z');
   });
@@ -83,16 +90,25 @@ describe('gmail routes', () => {
     const s = make();
     const r = post(s, '/gmail/messages', undefined);
     expect(r.status).toBe(200);
-    expect(dumpsPy((r.json as PyObject).messages)).toMatch(/^\[\{"message_id": "msg_001", "from": "msg_001@example.com", "subject": "Subject msg_001", "date": "2026-03-04T01:30:00Z", "is_read": false, "labels": \["INBOX", "IMPORTANT"\]\}/);
+    expect(dumpsPy((r.json as PyObject).messages)).toMatch(
+      /^\[\{"message_id": "msg_001", "from": "msg_001@example.com", "subject": "Subject msg_001", "date": "2026-03-04T01:30:00Z", "is_read": false, "labels": \["INBOX", "IMPORTANT"\]\}/,
+    );
     expect(listed(r.json as PyObject).map((x) => x.split(' ')[0])).toEqual(['msg_001', 'msg_002', 'msg_004']);
-    expect(calls(s)[0]).toMatchObject({ endpoint: '/gmail/messages', request_body: { days_back: 7, max_results: 20 }, timestamp: '2026-03-05T09:00:00+00:00' });
+    expect(calls(s)[0]).toMatchObject({
+      endpoint: '/gmail/messages',
+      request_body: { days_back: 7, max_results: 20 },
+      timestamp: '2026-03-05T09:00:00+00:00',
+    });
   });
 
   it('truncates with Python slice semantics and counts the returned items', () => {
     const s = make();
     expect(json(s, '/gmail/messages', { max_results: '2' })).toMatchObject({ total: 2 });
     expect(json(s, '/gmail/messages', { max_results: 0 })).toEqual({ messages: [], total: 0 });
-    expect(listed(json(s, '/gmail/messages', { max_results: -1 })).map((x) => x.split(' ')[0])).toEqual(['msg_001', 'msg_002']);
+    expect(listed(json(s, '/gmail/messages', { max_results: -1 })).map((x) => x.split(' ')[0])).toEqual([
+      'msg_001',
+      'msg_002',
+    ]);
     expect(json(s, '/gmail/messages', { days_back: 0 })).toEqual({ messages: [], total: 0 });
     expect(calls(s)[0]!.request_body).toEqual({ days_back: 7, max_results: 2 });
   });
@@ -117,17 +133,38 @@ describe('gmail routes', () => {
     const m = json(s, '/gmail/messages/get', { message_id: 'msg_001' });
     expect(Object.keys(m)).toEqual(['message_id', 'from', 'to', 'subject', 'body', 'date', 'labels', 'is_read']);
     (m.labels as string[]).push('mutated');
-    expect(json(s, '/gmail/messages/get', { message_id: 'msg_001' })).toMatchObject({ labels: ['INBOX', 'IMPORTANT'], is_read: false });
-    expect(post(s, '/gmail/messages/get', { message_id: 'msg_404' })).toEqual({ status: 200, json: { error: 'Message msg_404 not found' } });
-    expect(calls(s).map((c) => c.request_body)).toEqual([{ message_id: 'msg_001' }, { message_id: 'msg_001' }, { message_id: 'msg_404' }]);
+    expect(json(s, '/gmail/messages/get', { message_id: 'msg_001' })).toMatchObject({
+      labels: ['INBOX', 'IMPORTANT'],
+      is_read: false,
+    });
+    expect(post(s, '/gmail/messages/get', { message_id: 'msg_404' })).toEqual({
+      status: 200,
+      json: { error: 'Message msg_404 not found' },
+    });
+    expect(calls(s).map((c) => c.request_body)).toEqual([
+      { message_id: 'msg_001' },
+      { message_id: 'msg_001' },
+      { message_id: 'msg_404' },
+    ]);
   });
 
   it('send and draft save record shared objects under sent_messages and drafts', () => {
     const s = make();
     const sent = json(s, '/gmail/send', { to: 'boss@company.com', subject: 'Re: Q1', body: '好的', cc: 'dropped' });
-    expect(dumpsPy(sent)).toBe('{"status": "sent", "message": {"to": "boss@company.com", "subject": "Re: Q1", "body": "好的", "timestamp": "2026-03-05T09:00:00+00:00"}}');
+    expect(dumpsPy(sent)).toBe(
+      '{"status": "sent", "message": {"to": "boss@company.com", "subject": "Re: Q1", "body": "好的", "timestamp": "2026-03-05T09:00:00+00:00"}}',
+    );
     const draft = json(s, '/gmail/drafts/save', { to: 'a@b.c', subject: 's', body: 'b' });
-    expect(draft).toEqual({ status: 'draft_saved', draft: { to: 'a@b.c', subject: 's', body: 'b', reply_to_message_id: null, timestamp: '2026-03-05T09:00:00+00:00' } });
+    expect(draft).toEqual({
+      status: 'draft_saved',
+      draft: {
+        to: 'a@b.c',
+        subject: 's',
+        body: 'b',
+        reply_to_message_id: null,
+        timestamp: '2026-03-05T09:00:00+00:00',
+      },
+    });
     json(s, '/gmail/drafts/save', { to: 'a@b.c', subject: 's', body: 'b', reply_to_message_id: 'msg_001' });
     const audit = s.audit();
     expect(Object.keys(audit)).toEqual(['calls', 'sent_messages', 'drafts']);
@@ -144,28 +181,47 @@ describe('gmail routes', () => {
     const s = make();
     expect(post(s, '/gmail/send', { to: 'x', body: 'y' })).toEqual({
       status: 422,
-      json: { detail: [{ type: 'missing', loc: ['body', 'subject'], msg: 'Field required', input: { to: 'x', body: 'y' } }] },
+      json: {
+        detail: [{ type: 'missing', loc: ['body', 'subject'], msg: 'Field required', input: { to: 'x', body: 'y' } }],
+      },
     });
     expect(post(s, '/gmail/messages/get', { message_id: ['msg_001'] }).json).toEqual({
-      detail: [{ type: 'string_type', loc: ['body', 'message_id'], msg: 'Input should be a valid string', input: ['msg_001'] }],
+      detail: [
+        { type: 'string_type', loc: ['body', 'message_id'], msg: 'Input should be a valid string', input: ['msg_001'] },
+      ],
     });
     expect(post(s, '/gmail/messages', { max_results: 'ten' }).status).toBe(422);
-    expect(post(s, '/gmail/drafts/save', { to: 'x', subject: 'y', body: 'z', reply_to_message_id: 5 }).status).toBe(422);
+    expect(post(s, '/gmail/drafts/save', { to: 'x', subject: 'y', body: 'z', reply_to_message_id: 5 }).status).toBe(
+      422,
+    );
     expect(post(s, '/gmail/messages/get', undefined).status).toBe(422);
-    expect(s.request('GET', '/gmail/messages', undefined)).toEqual({ status: 405, json: { detail: 'Method Not Allowed' } });
+    expect(s.request('GET', '/gmail/messages', undefined)).toEqual({
+      status: 405,
+      json: { detail: 'Method Not Allowed' },
+    });
     expect(post(s, '/gmail/contacts/search', { query: 'x' })).toEqual({ status: 404, json: { detail: 'Not Found' } });
     expect(calls(s)).toEqual([]);
   });
 
   it('the parity probe is the first audit call of a task environment', () => {
-    const env = new Environment({ services: [{ id: 'gmail', records: CST }], tools: [{ name: 'gmail_list_messages', url: 'http://localhost:9100/gmail/messages' }], now: () => NOW });
+    const env = new Environment({
+      services: [{ id: 'gmail', records: CST }],
+      tools: [{ name: 'gmail_list_messages', url: 'http://localhost:9100/gmail/messages' }],
+      now: () => NOW,
+    });
     expect(env.call('gmail_list_messages', {}).text).toContain('"total": 3}');
-    expect((env.audits().gmail!.calls as PyObject[]).map((c) => c.endpoint)).toEqual(['/gmail/messages', '/gmail/messages']);
+    expect((env.audits().gmail!.calls as PyObject[]).map((c) => c.endpoint)).toEqual([
+      '/gmail/messages',
+      '/gmail/messages',
+    ]);
   });
 
   it.skipIf(!fs.existsSync(CLAW_ROOT))('every corpus gmail fixture passes the record schema and loads', () => {
     const tasks = path.join(CLAW_ROOT, 'tasks');
-    const files = fs.readdirSync(tasks).map((t) => path.join(tasks, t, 'fixtures/gmail/inbox.json')).filter(fs.existsSync);
+    const files = fs
+      .readdirSync(tasks)
+      .map((t) => path.join(tasks, t, 'fixtures/gmail/inbox.json'))
+      .filter(fs.existsSync);
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) {
       const records = JSON.parse(fs.readFileSync(f, 'utf8')) as PyValue[];

@@ -20,7 +20,11 @@ const ticket = (id: string, status: string, extra: PyObject = {}): PyObject => (
   created_at: '2026-02-28T08:00:00Z',
   ...extra,
 });
-const FIXTURE: PyValue[] = [ticket('TK-1', 'open', { tags: [] }), ticket('TK-2', 'closed'), ticket('TK-3', 'open', { assigned_to: 'x' })];
+const FIXTURE: PyValue[] = [
+  ticket('TK-1', 'open', { tags: [] }),
+  ticket('TK-2', 'closed'),
+  ticket('TK-3', 'open', { assigned_to: 'x' }),
+];
 const make = () => new ServiceInstance(helpdeskService, FIXTURE, () => NOW);
 const post = <S>(s: ServiceInstance<S>, p: string, body?: PyValue) => s.request('POST', p, body);
 const ids = (r: { json?: PyValue }) => ((r.json as PyObject).tickets as PyObject[]).map((t) => t.ticket_id);
@@ -54,7 +58,11 @@ describe('helpdesk: list', () => {
     const env = new Environment({ services: [{ id: 'helpdesk', records: FIXTURE }], tools: [], now: () => NOW });
     const calls = env.audits().helpdesk!.calls as PyObject[];
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ endpoint: '/helpdesk/tickets', request_body: { status: 'open' }, timestamp: '2026-03-05T09:00:00+00:00' });
+    expect(calls[0]).toMatchObject({
+      endpoint: '/helpdesk/tickets',
+      request_body: { status: 'open' },
+      timestamp: '2026-03-05T09:00:00+00:00',
+    });
   });
 });
 
@@ -65,22 +73,42 @@ describe('helpdesk: get, update, close', () => {
     expect(r.json).toEqual(FIXTURE[2]);
     (r.json as PyObject).status = 'mutated';
     expect((post(s, '/helpdesk/tickets/get', { ticket_id: 'TK-3' }).json as PyObject).status).toBe('open');
-    expect(post(s, '/helpdesk/tickets/get', { ticket_id: 'TK-9' })).toEqual({ status: 200, json: { error: 'Ticket TK-9 not found' } });
-    expect((s.audit().calls as PyObject[]).map((c) => c.endpoint)).toEqual(['/helpdesk/tickets/get', '/helpdesk/tickets/get', '/helpdesk/tickets/get']);
+    expect(post(s, '/helpdesk/tickets/get', { ticket_id: 'TK-9' })).toEqual({
+      status: 200,
+      json: { error: 'Ticket TK-9 not found' },
+    });
+    expect((s.audit().calls as PyObject[]).map((c) => c.endpoint)).toEqual([
+      '/helpdesk/tickets/get',
+      '/helpdesk/tickets/get',
+      '/helpdesk/tickets/get',
+    ]);
   });
 
   it('update sets only non-null fields (appending new keys), drops assigned_to, logs every call', () => {
     const s = make();
-    const r = post(s, '/helpdesk/tickets/update', { ticket_id: 'TK-2', category: 'net', assigned_to: 'bob', tags: ['a'] });
+    const r = post(s, '/helpdesk/tickets/update', {
+      ticket_id: 'TK-2',
+      category: 'net',
+      assigned_to: 'bob',
+      tags: ['a'],
+    });
     expect(Object.keys((r.json as PyObject).ticket as PyObject).slice(-2)).toEqual(['tags', 'category']);
-    expect(r.json).toEqual({ status: 'updated', ticket: { ...(FIXTURE[1] as PyObject), category: 'net', tags: ['a'] } });
+    expect(r.json).toEqual({
+      status: 'updated',
+      ticket: { ...(FIXTURE[1] as PyObject), category: 'net', tags: ['a'] },
+    });
     post(s, '/helpdesk/tickets/update', { ticket_id: 'TK-2', priority: '' });
     const got = post(s, '/helpdesk/tickets/get', { ticket_id: 'TK-2' }).json as PyObject;
     expect(got).toMatchObject({ priority: '', category: 'net', tags: ['a'] });
     expect(got).not.toHaveProperty('assigned_to');
     const a = s.audit();
     expect((a.updated_tickets as PyObject[]).map((t) => t.priority)).toEqual(['', '']);
-    expect((a.calls as PyObject[])[0]!.request_body).toEqual({ ticket_id: 'TK-2', priority: null, tags: ['a'], category: 'net' });
+    expect((a.calls as PyObject[])[0]!.request_body).toEqual({
+      ticket_id: 'TK-2',
+      priority: null,
+      tags: ['a'],
+      category: 'net',
+    });
   });
 
   it('update logs deep copies: later changes do not leak into earlier records', () => {
@@ -95,10 +123,15 @@ describe('helpdesk: get, update, close', () => {
   it('close sets status and resolution and records a copy in `closed`', () => {
     const s = make();
     const r = post(s, '/helpdesk/tickets/close', { ticket_id: 'TK-1', resolution: 'done' });
-    expect(r.json).toEqual({ status: 'closed', ticket: { ...(FIXTURE[0] as PyObject), status: 'closed', resolution: 'done' } });
+    expect(r.json).toEqual({
+      status: 'closed',
+      ticket: { ...(FIXTURE[0] as PyObject), status: 'closed', resolution: 'done' },
+    });
     expect(ids(post(s, '/helpdesk/tickets', {}))).toEqual(['TK-3']);
     expect(s.audit().closed).toEqual([(r.json as PyObject).ticket]);
-    expect(post(s, '/helpdesk/tickets/close', { ticket_id: 'TK-9', resolution: 'x' }).json).toEqual({ error: 'Ticket TK-9 not found' });
+    expect(post(s, '/helpdesk/tickets/close', { ticket_id: 'TK-9', resolution: 'x' }).json).toEqual({
+      error: 'Ticket TK-9 not found',
+    });
     expect(s.audit().closed).toHaveLength(1);
   });
 
@@ -129,7 +162,8 @@ describe('helpdesk: record schema', () => {
     const files = fixtureFiles('helpdesk');
     expect(files.length).toBeGreaterThan(0);
     for (const f of files)
-      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[]) expect(helpdeskService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
+      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[])
+        expect(helpdeskService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
   });
 
   it('rejects a record lacking an always-present field, keeps extra fields', () => {
@@ -138,4 +172,3 @@ describe('helpdesk: record schema', () => {
     expect(helpdeskService.recordSchema.parse(ticket('TK-1', 'open', { sla: 'x' }))).toHaveProperty('sla', 'x');
   });
 });
-

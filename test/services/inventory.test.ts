@@ -12,8 +12,25 @@ const NOW = new Date('2026-03-05T09:00:00.250Z');
 // The two record styles upstream fixtures use, with Python floats kept as floats.
 const FIXTURE = parsePyJson(
   JSON.stringify([
-    { product_id: 'SKU-1', name: 'Earbuds', category: 'Electronics', current_stock: 3, min_stock_threshold: 20, unit_price: 299.0, supplier: 'S1' },
-    { product_id: 'SKU-2', name: 'Cable', category: 'Accessories', quantity: 450, unit: 'pcs', reorder_level: 100, unit_cost: 29.9, location: 'A1' },
+    {
+      product_id: 'SKU-1',
+      name: 'Earbuds',
+      category: 'Electronics',
+      current_stock: 3,
+      min_stock_threshold: 20,
+      unit_price: 299.0,
+      supplier: 'S1',
+    },
+    {
+      product_id: 'SKU-2',
+      name: 'Cable',
+      category: 'Accessories',
+      quantity: 450,
+      unit: 'pcs',
+      reorder_level: 100,
+      unit_cost: 29.9,
+      location: 'A1',
+    },
     { product_id: 'SKU-3', name: 'Watch', category: 'Electronics', current_stock: 0 },
   ]).replace('"unit_price":299', '"unit_price":299.0'),
 ) as PyValue[];
@@ -44,13 +61,21 @@ describe('inventory: products', () => {
     const s = make();
     (post(s, '/inventory/products/get', { product_id: 'SKU-3' }).json as PyObject).current_stock = 99;
     expect((post(s, '/inventory/products', {}).json as PyObject).products).toEqual(FIXTURE);
-    expect(post(s, '/inventory/products/get', { product_id: 'SKU-9' }).json).toEqual({ error: 'Product SKU-9 not found' });
-    expect((s.audit().calls as PyObject[]).map((c) => c.request_body)).toEqual([{ product_id: 'SKU-3' }, { category: null }, { product_id: 'SKU-9' }]);
+    expect(post(s, '/inventory/products/get', { product_id: 'SKU-9' }).json).toEqual({
+      error: 'Product SKU-9 not found',
+    });
+    expect((s.audit().calls as PyObject[]).map((c) => c.request_body)).toEqual([
+      { product_id: 'SKU-3' },
+      { category: null },
+      { product_id: 'SKU-9' },
+    ]);
   });
 
   it('the health probe lists with category null and is logged', () => {
     const env = new Environment({ services: [{ id: 'inventory', records: FIXTURE }], tools: [], now: () => NOW });
-    expect((env.audits().inventory!.calls as PyObject[]).map((c) => [c.endpoint, c.request_body])).toEqual([['/inventory/products', { category: null }]]);
+    expect((env.audits().inventory!.calls as PyObject[]).map((c) => [c.endpoint, c.request_body])).toEqual([
+      ['/inventory/products', { category: null }],
+    ]);
   });
 });
 
@@ -71,11 +96,20 @@ describe('inventory: orders', () => {
 
   it('rejects bad quantities with pydantic v2 errors, unlogged', () => {
     const s = make();
-    const detail = (body: PyObject) => ((post(s, '/inventory/orders/create', body).json as PyObject).detail as PyObject[])[0];
-    expect(detail({ product_id: 'A' })).toEqual({ type: 'missing', loc: ['body', 'quantity'], msg: 'Field required', input: { product_id: 'A' } });
+    const detail = (body: PyObject) =>
+      ((post(s, '/inventory/orders/create', body).json as PyObject).detail as PyObject[])[0];
+    expect(detail({ product_id: 'A' })).toEqual({
+      type: 'missing',
+      loc: ['body', 'quantity'],
+      msg: 'Field required',
+      input: { product_id: 'A' },
+    });
     expect(detail({ product_id: 'A', quantity: 'ten' })).toMatchObject({ type: 'int_parsing', input: 'ten' });
     expect(detail({ product_id: 'A', quantity: new PyFloat(2.5) })).toMatchObject({ type: 'int_from_float' });
-    expect(detail({ product_id: 'A', quantity: 1, supplier: 7 })).toMatchObject({ type: 'string_type', loc: ['body', 'supplier'] });
+    expect(detail({ product_id: 'A', quantity: 1, supplier: 7 })).toMatchObject({
+      type: 'string_type',
+      loc: ['body', 'supplier'],
+    });
     expect(s.audit()).toEqual({ calls: [], orders: [] });
   });
 
@@ -92,7 +126,8 @@ describe('inventory: record schema', () => {
     const files = fixtureFiles('inventory');
     expect(files.length).toBeGreaterThan(0);
     for (const f of files)
-      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[]) expect(inventoryService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
+      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[])
+        expect(inventoryService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
   });
 
   it('requires product_id, name and category only', () => {
@@ -100,4 +135,3 @@ describe('inventory: record schema', () => {
     expect(inventoryService.recordSchema.safeParse({ product_id: 'A', name: 'n' }).success).toBe(false);
   });
 });
-

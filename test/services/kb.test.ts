@@ -10,8 +10,25 @@ import { CLAW_ROOT } from '../helpers/goldens';
 
 const NOW = new Date('2026-03-05T23:30:00Z');
 const FIXTURE: PyValue[] = [
-  { article_id: 'kb_001', title: 'VPN Guide', category: 'IT', tags: ['VPN', 'network'], content: 'Install the client.', last_updated: '2026-01-01', views: 10, author: 'a' },
-  { article_id: 'kb_002', title: '报销流程', category: 'Finance', tags: ['报销'], content: '提交发票'.repeat(50), last_updated: '2026-01-02', views: 5 },
+  {
+    article_id: 'kb_001',
+    title: 'VPN Guide',
+    category: 'IT',
+    tags: ['VPN', 'network'],
+    content: 'Install the client.',
+    last_updated: '2026-01-01',
+    views: 10,
+    author: 'a',
+  },
+  {
+    article_id: 'kb_002',
+    title: '报销流程',
+    category: 'Finance',
+    tags: ['报销'],
+    content: '提交发票'.repeat(50),
+    last_updated: '2026-01-02',
+    views: 5,
+  },
   { article_id: 'kb_003', title: 'Zq', category: 'IT', tags: [], content: 'xy', last_updated: '2026-01-03', views: 0 },
 ];
 const make = () => new ServiceInstance(kbService, FIXTURE, () => NOW);
@@ -23,7 +40,9 @@ const calls = <S>(s: ServiceInstance<S>) => s.audit().calls as PyObject[];
 describe('kb tokeniser', () => {
   it('keeps whole lowercased words with punctuation, every non-blank pair, and CJK characters', () => {
     const t = kbTokens('Hi, VPN 报销');
-    expect([...t].sort()).toEqual([' v', ' 报', ', ', 'hi', 'hi,', 'i,', 'n ', 'pn', 'vp', 'vpn', '报', '报销', '销'].sort());
+    expect([...t].sort()).toEqual(
+      [' v', ' 报', ', ', 'hi', 'hi,', 'i,', 'n ', 'pn', 'vp', 'vpn', '报', '报销', '销'].sort(),
+    );
     expect(kbTokens('a  b').has('  ')).toBe(false);
     expect(kbTokens('a  b').has('a ')).toBe(true);
   });
@@ -67,7 +86,9 @@ describe('kb service', () => {
     const env = new Environment({ services: [{ id: 'kb', records: FIXTURE }], tools: [], now: () => NOW });
     expect(env.audits().kb).toEqual({ calls: [], updates: [] });
     const s = make();
-    expect(post(s, '/kb/search', {}).json).toEqual({ detail: [{ type: 'missing', loc: ['body', 'query'], msg: 'Field required', input: {} }] });
+    expect(post(s, '/kb/search', {}).json).toEqual({
+      detail: [{ type: 'missing', loc: ['body', 'query'], msg: 'Field required', input: {} }],
+    });
     expect(post(s, '/kb/search', { query: 'a', category: ['HR'] }).status).toBe(422);
     expect(post(s, '/kb/search', { query: 'a', max_results: 'many' }).status).toBe(422);
     expect(calls(s)).toEqual([]);
@@ -76,21 +97,38 @@ describe('kb service', () => {
   it('gets a deep copy of the full record or a logged not-found', () => {
     const s = make();
     const a = json(s, '/kb/articles/get', { article_id: 'kb_001' });
-    expect(Object.keys(a)).toEqual(['article_id', 'title', 'category', 'tags', 'content', 'last_updated', 'views', 'author']);
+    expect(Object.keys(a)).toEqual([
+      'article_id',
+      'title',
+      'category',
+      'tags',
+      'content',
+      'last_updated',
+      'views',
+      'author',
+    ]);
     (a.tags as string[]).push('x');
     expect(json(s, '/kb/articles/get', { article_id: 'kb_001' }).tags).toEqual(['VPN', 'network']);
-    expect(post(s, '/kb/articles/get', { article_id: 'kb_9' })).toEqual({ status: 200, json: { error: 'Article kb_9 not found' } });
+    expect(post(s, '/kb/articles/get', { article_id: 'kb_9' })).toEqual({
+      status: 200,
+      json: { error: 'Article kb_9 not found' },
+    });
     expect(calls(s)).toHaveLength(3);
   });
 
   it('updates content in place, stamps the UTC date and records {article_id, timestamp}', () => {
     const s = make();
-    expect(json(s, '/kb/articles/update', { article_id: 'kb_003', content: 'new text' })).toEqual({ status: 'updated', article_id: 'kb_003' });
+    expect(json(s, '/kb/articles/update', { article_id: 'kb_003', content: 'new text' })).toEqual({
+      status: 'updated',
+      article_id: 'kb_003',
+    });
     const a = json(s, '/kb/articles/get', { article_id: 'kb_003' });
     expect([a.content, a.last_updated]).toEqual(['new text', '2026-03-05']);
     expect(s.audit().updates).toEqual([{ article_id: 'kb_003', timestamp: '2026-03-05T23:30:00+00:00' }]);
     expect(ids(json(s, '/kb/search', { query: 'ext' }))).toEqual(['kb_003']);
-    expect(json(s, '/kb/articles/update', { article_id: 'kb_9', content: 'x' })).toEqual({ error: 'Article kb_9 not found' });
+    expect(json(s, '/kb/articles/update', { article_id: 'kb_9', content: 'x' })).toEqual({
+      error: 'Article kb_9 not found',
+    });
     expect(s.audit().updates).toHaveLength(1);
     expect(post(s, '/kb/articles/update', { article_id: 'kb_001' }).status).toBe(422);
     expect(Object.keys(s.audit())).toEqual(['calls', 'updates']);
@@ -105,9 +143,24 @@ describe('kb service', () => {
   });
 
   it.skipIf(!fs.existsSync(CLAW_ROOT))('every corpus kb fixture passes the record schema', () => {
-    const files = fs.readdirSync(path.join(CLAW_ROOT, 'tasks')).map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/kb/articles.json')).filter(fs.existsSync);
+    const files = fs
+      .readdirSync(path.join(CLAW_ROOT, 'tasks'))
+      .map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/kb/articles.json'))
+      .filter(fs.existsSync);
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[]) expect(kbService.recordSchema.safeParse(r).success, f).toBe(true);
-    expect(kbService.recordSchema.safeParse({ article_id: 'a', title: 'b', category: 'c', tags: 'd', content: '', last_updated: '', views: 1 }).success).toBe(false);
+    for (const f of files)
+      for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[])
+        expect(kbService.recordSchema.safeParse(r).success, f).toBe(true);
+    expect(
+      kbService.recordSchema.safeParse({
+        article_id: 'a',
+        title: 'b',
+        category: 'c',
+        tags: 'd',
+        content: '',
+        last_updated: '',
+        views: 1,
+      }).success,
+    ).toBe(false);
   });
 });

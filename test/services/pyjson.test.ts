@@ -1,11 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { dumpsCompact, dumpsPy, floatRepr, parsePyJson, PyFloat, wireSnapshot } from '../../src/main/core/services/pyjson';
+import {
+  dumpsCompact,
+  dumpsPy,
+  floatRepr,
+  parsePyJson,
+  PyFloat,
+  wireSnapshot,
+} from '../../src/main/core/services/pyjson';
 
 /** Expected strings are what CPython 3.11 prints (repr(float), json.dumps(..., ensure_ascii=False)). */
 describe('Python-compatible JSON', () => {
   it.each([
-    [328, '328.0'], [0.02, '0.02'], [1e-5, '1e-05'], [0.0001, '0.0001'], [1e16, '1e+16'], [1.5e16, '1.5e+16'],
-    [123456789.5, '123456789.5'], [1e15, '1000000000000000.0'], [-3.5, '-3.5'], [1e22, '1e+22'], [5e-324, '5e-324'], [-0, '-0.0'], [0.1 + 0.2, '0.30000000000000004'],
+    [328, '328.0'],
+    [0.02, '0.02'],
+    [1e-5, '1e-05'],
+    [0.0001, '0.0001'],
+    [1e16, '1e+16'],
+    [1.5e16, '1.5e+16'],
+    [123456789.5, '123456789.5'],
+    [1e15, '1000000000000000.0'],
+    [-3.5, '-3.5'],
+    [1e22, '1e+22'],
+    [5e-324, '5e-324'],
+    [-0, '-0.0'],
+    [0.1 + 0.2, '0.30000000000000004'],
   ])('repr(%s) = %s', (x, want) => {
     expect(floatRepr(x)).toBe(want);
     expect(dumpsPy(new PyFloat(x))).toBe(want);

@@ -28,17 +28,42 @@ describe.skipIf(!hasCorpus)('replaying reference-solution steps yields the expec
         ['gmail_get_message', { message_id: 'msg_101' }],
         ['gmail_get_message', { message_id: 'msg_104' }],
         ['gmail_get_message', { message_id: 'msg_105' }],
-        ['gmail_save_draft', { to: 'client@bigcorp.com', subject: 'Re: project timeline', body: 'About the delay…', reply_to_message_id: 'msg_104' }],
-        ['gmail_save_draft', { to: 'boss@company.com', subject: 'Re: competitor analysis', body: 'Thanks, reviewing.', reply_to_message_id: 'msg_105' }],
+        [
+          'gmail_save_draft',
+          {
+            to: 'client@bigcorp.com',
+            subject: 'Re: project timeline',
+            body: 'About the delay…',
+            reply_to_message_id: 'msg_104',
+          },
+        ],
+        [
+          'gmail_save_draft',
+          {
+            to: 'boss@company.com',
+            subject: 'Re: competitor analysis',
+            body: 'Thanks, reviewing.',
+            reply_to_message_id: 'msg_105',
+          },
+        ],
       ]),
     });
     expect(r.dispatches.every((d) => d.status === 200 && !d.text.includes('not found'))).toBe(true);
     const audit = JSON.parse(r.audits.gmail!) as Audit;
-    expect(audit.drafts!.map((d) => [d.to, d.reply_to_message_id])).toEqual([['client@bigcorp.com', 'msg_104'], ['boss@company.com', 'msg_105']]);
+    expect(audit.drafts!.map((d) => [d.to, d.reply_to_message_id])).toEqual([
+      ['client@bigcorp.com', 'msg_104'],
+      ['boss@company.com', 'msg_105'],
+    ]);
     expect(audit.drafts![0]!.timestamp).toBe('2026-03-05T09:00:00+00:00');
     expect(audit.sent_messages).toEqual([]);
     // The probe plus six tool calls, in order.
-    expect(audit.calls!.map((c) => c.endpoint)).toEqual(['/gmail/messages', '/gmail/messages', ...Array(3).fill('/gmail/messages/get'), '/gmail/drafts/save', '/gmail/drafts/save']);
+    expect(audit.calls!.map((c) => c.endpoint)).toEqual([
+      '/gmail/messages',
+      '/gmail/messages',
+      ...Array(3).fill('/gmail/messages/get'),
+      '/gmail/drafts/save',
+      '/gmail/drafts/save',
+    ]);
     await core.close();
   });
 
@@ -51,7 +76,10 @@ describe.skipIf(!hasCorpus)('replaying reference-solution steps yields the expec
       clock,
       callsJsonl: jsonl([
         ['helpdesk_list_tickets', { status: 'open' }],
-        ...crm.map((id): [string, object] => ['helpdesk_update_ticket', { ticket_id: id, priority: 'urgent', tags: ['crm', 'outage'] }]),
+        ...crm.map((id): [string, object] => [
+          'helpdesk_update_ticket',
+          { ticket_id: id, priority: 'urgent', tags: ['crm', 'outage'] },
+        ]),
         ['helpdesk_update_ticket', { ticket_id: 'TK-1005', priority: 'high', tags: ['network'] }],
         ['helpdesk_update_ticket', { ticket_id: 'TK-1010', priority: 'low' }],
       ]),
@@ -59,11 +87,22 @@ describe.skipIf(!hasCorpus)('replaying reference-solution steps yields the expec
     const listed = JSON.parse(r.dispatches[0]!.body) as { total: number };
     expect(listed.total).toBe(10);
     const audit = JSON.parse(r.audits.helpdesk!) as Audit;
-    expect(audit.updated_tickets!.map((t) => [t.ticket_id, t.priority])).toEqual([...crm.map((id) => [id, 'urgent']), ['TK-1005', 'high'], ['TK-1010', 'low']]);
+    expect(audit.updated_tickets!.map((t) => [t.ticket_id, t.priority])).toEqual([
+      ...crm.map((id) => [id, 'urgent']),
+      ['TK-1005', 'high'],
+      ['TK-1010', 'low'],
+    ]);
     expect(audit.updated_tickets![0]!.tags).toEqual(['crm', 'outage']);
     expect(audit.closed).toEqual([]);
     // The tickets changed in place: a later read sees the new priority.
-    const after = await ok(core, 'env.replay', { taskId: 'T018_ticket_triage', clock, callsJsonl: jsonl([['helpdesk_update_ticket', { ticket_id: 'TK-1001', priority: 'urgent' }], ['helpdesk_get_ticket', { ticket_id: 'TK-1001' }]]) });
+    const after = await ok(core, 'env.replay', {
+      taskId: 'T018_ticket_triage',
+      clock,
+      callsJsonl: jsonl([
+        ['helpdesk_update_ticket', { ticket_id: 'TK-1001', priority: 'urgent' }],
+        ['helpdesk_get_ticket', { ticket_id: 'TK-1001' }],
+      ]),
+    });
     expect(JSON.parse(after.dispatches[1]!.body)).toMatchObject({ ticket_id: 'TK-1001', priority: 'urgent' });
     await core.close();
   });

@@ -20,7 +20,13 @@ const article = (n: number, source: string, category: string): PyObject => ({
   relevance_tags: ['x'],
   word_count: 100 + n,
 });
-const FIXTURE: PyValue[] = [article(1, 'AI Daily', 'AI'), article(2, 'Gossip', 'Fun'), article(3, 'AI Daily', 'Cloud'), article(4, 'AI Daily', 'AI'), article(5, 'Ops', 'Cloud')];
+const FIXTURE: PyValue[] = [
+  article(1, 'AI Daily', 'AI'),
+  article(2, 'Gossip', 'Fun'),
+  article(3, 'AI Daily', 'Cloud'),
+  article(4, 'AI Daily', 'AI'),
+  article(5, 'Ops', 'Cloud'),
+];
 const make = () => new ServiceInstance(rssService, FIXTURE, () => NOW);
 const post = <S>(s: ServiceInstance<S>, p: string, body?: PyValue) => s.request('POST', p, body);
 const ids = (r: { json?: PyValue }) => ((r.json as PyObject).articles as PyObject[]).map((t) => t.article_id);
@@ -58,9 +64,18 @@ describe('rss: feeds', () => {
 
   it('the health probe uses the task route: /rss/articles by default, /rss/feeds when the task says so', () => {
     const env = new Environment({ services: [{ id: 'rss', records: FIXTURE }], tools: [], now: () => NOW });
-    expect((env.audits().rss!.calls as PyObject[])[0]).toMatchObject({ endpoint: '/rss/articles', request_body: { source: null, category: null, max_results: 20 } });
-    const env2 = new Environment({ services: [{ id: 'rss', records: FIXTURE, probe: { method: 'POST', path: '/rss/feeds' } }], tools: [], now: () => NOW });
-    expect((env2.audits().rss!.calls as PyObject[]).map((c) => [c.endpoint, c.request_body])).toEqual([['/rss/feeds', { category: null }]]);
+    expect((env.audits().rss!.calls as PyObject[])[0]).toMatchObject({
+      endpoint: '/rss/articles',
+      request_body: { source: null, category: null, max_results: 20 },
+    });
+    const env2 = new Environment({
+      services: [{ id: 'rss', records: FIXTURE, probe: { method: 'POST', path: '/rss/feeds' } }],
+      tools: [],
+      now: () => NOW,
+    });
+    expect((env2.audits().rss!.calls as PyObject[]).map((c) => [c.endpoint, c.request_body])).toEqual([
+      ['/rss/feeds', { category: null }],
+    ]);
   });
 });
 
@@ -69,7 +84,10 @@ describe('rss: articles', () => {
     const s = make();
     expect(ids(post(s, '/rss/articles', {}))).toEqual(['rss_1', 'rss_2', 'rss_3', 'rss_4', 'rss_5']);
     expect(ids(post(s, '/rss/articles', { source: 'AI Daily', category: 'AI' }))).toEqual(['rss_1', 'rss_4']);
-    expect(ids(post(s, '/rss/articles', { source: '', category: 'Cloud', feed_name: 'Ops' }))).toEqual(['rss_3', 'rss_5']);
+    expect(ids(post(s, '/rss/articles', { source: '', category: 'Cloud', feed_name: 'Ops' }))).toEqual([
+      'rss_3',
+      'rss_5',
+    ]);
     expect(post(s, '/rss/articles', { max_results: '2' }).json).toMatchObject({ total: 2 });
     expect(ids(post(s, '/rss/articles', { max_results: -2 }))).toEqual(['rss_1', 'rss_2', 'rss_3']);
     expect(post(s, '/rss/articles', { max_results: 0 }).json).toEqual({ articles: [], total: 0 });
@@ -94,7 +112,14 @@ describe('rss: articles', () => {
   it('422s for wrong types are unlogged', () => {
     const s = make();
     expect(post(s, '/rss/articles', { max_results: 'twenty' }).json).toEqual({
-      detail: [{ type: 'int_parsing', loc: ['body', 'max_results'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'twenty' }],
+      detail: [
+        {
+          type: 'int_parsing',
+          loc: ['body', 'max_results'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'twenty',
+        },
+      ],
     });
     expect(post(s, '/rss/feeds', { category: ['AI'] }).status).toBe(422);
     expect(post(s, '/rss/articles/get', {}).status).toBe(422);
@@ -125,7 +150,8 @@ describe('rss: record schema', () => {
     const files = fixtureFiles('rss');
     expect(files.length).toBeGreaterThan(0);
     for (const f of files)
-      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[]) expect(rssService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
+      for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[])
+        expect(rssService.recordSchema.safeParse(r).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
   });
 
   it('rejects a record without content or word_count', () => {
@@ -134,4 +160,3 @@ describe('rss: record schema', () => {
     expect(rssService.recordSchema.safeParse({ ...article(1, 's', 'c'), word_count: '100' }).success).toBe(false);
   });
 });
-

@@ -10,11 +10,44 @@ import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
 
 const NOW = new Date('2026-03-05T09:00:00Z');
 const TS = '2026-03-05T09:00:00+00:00';
-const HISTORY = [1, 2, 3, 4].map((d) => ({ run_time: `2026-03-0${d}T02:00:00+08:00`, status: d === 2 ? 'failed' : 'success', duration_seconds: 300 + d }));
+const HISTORY = [1, 2, 3, 4].map((d) => ({
+  run_time: `2026-03-0${d}T02:00:00+08:00`,
+  status: d === 2 ? 'failed' : 'success',
+  duration_seconds: 300 + d,
+}));
 const FIXTURE: PyValue[] = [
-  { job_id: 'JOB-001', name: 'daily_backup', cron_expression: '0 2 * * *', action: 'backup', enabled: true, last_run: '2026-03-01T02:00:00+08:00', next_run: '2026-03-02T02:00:00+08:00', last_status: 'success', created_by: 'admin', tags: ['backup', 'database'], execution_history: HISTORY },
-  { job_id: 'JOB-002', name: 'weekly_report', cron_expression: '0 9 * * 1', enabled: true, last_status: 'failed', last_run: '2026-02-24T09:00:00+08:00', tags: ['report'] },
-  { job_id: 'JOB-003', name: 'log_cleanup', cron_expression: '0 3 * * *', enabled: false, last_status: 'success', last_run: '2026-02-15T03:00:00+08:00', next_run: null, tags: ['logs'] },
+  {
+    job_id: 'JOB-001',
+    name: 'daily_backup',
+    cron_expression: '0 2 * * *',
+    action: 'backup',
+    enabled: true,
+    last_run: '2026-03-01T02:00:00+08:00',
+    next_run: '2026-03-02T02:00:00+08:00',
+    last_status: 'success',
+    created_by: 'admin',
+    tags: ['backup', 'database'],
+    execution_history: HISTORY,
+  },
+  {
+    job_id: 'JOB-002',
+    name: 'weekly_report',
+    cron_expression: '0 9 * * 1',
+    enabled: true,
+    last_status: 'failed',
+    last_run: '2026-02-24T09:00:00+08:00',
+    tags: ['report'],
+  },
+  {
+    job_id: 'JOB-003',
+    name: 'log_cleanup',
+    cron_expression: '0 3 * * *',
+    enabled: false,
+    last_status: 'success',
+    last_run: '2026-02-15T03:00:00+08:00',
+    next_run: null,
+    tags: ['logs'],
+  },
 ];
 const TASKS = path.join(CLAW_ROOT, 'tasks');
 const make = () => new ServiceInstance(schedulerService, FIXTURE, () => NOW);
@@ -27,7 +60,11 @@ const list = (s: Svc, body: PyValue) => ids(json(s, '/scheduler/jobs', body).job
 
 describe('scheduler service', () => {
   it('lists summaries, filling missing last_status/last_run/next_run with null and tags with []', () => {
-    const s = new ServiceInstance(schedulerService, [{ job_id: 'JOB-9', name: 'bare', cron_expression: '* * * * *', enabled: false, extra: 1 }], () => NOW);
+    const s = new ServiceInstance(
+      schedulerService,
+      [{ job_id: 'JOB-9', name: 'bare', cron_expression: '* * * * *', enabled: false, extra: 1 }],
+      () => NOW,
+    );
     expect(dumpsPy(json(s, '/scheduler/jobs', {}))).toBe(
       '{"jobs": [{"job_id": "JOB-9", "name": "bare", "cron_expression": "* * * * *", "enabled": false, "last_status": null, "last_run": null, "next_run": null, "tags": []}], "total": 1}',
     );
@@ -49,14 +86,28 @@ describe('scheduler service', () => {
     expect(list(s, { status: 'success', enabled: true, tag: 'database' })).toEqual(['JOB-001']);
     expect(calls(s)[4]!.request_body).toEqual({ status: null, enabled: true, tag: null });
     const bad = post(s, '/scheduler/jobs', { enabled: 'sometimes' });
-    expect(bad).toEqual({ status: 422, json: { detail: [{ type: 'bool_parsing', loc: ['body', 'enabled'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'sometimes' }] } });
+    expect(bad).toEqual({
+      status: 422,
+      json: {
+        detail: [
+          {
+            type: 'bool_parsing',
+            loc: ['body', 'enabled'],
+            msg: 'Input should be a valid boolean, unable to interpret input',
+            input: 'sometimes',
+          },
+        ],
+      },
+    });
   });
 
   it('logs the body-less health probe with every filter null', () => {
     const env = new Environment({ now: () => NOW, services: [{ id: 'scheduler', records: FIXTURE }], tools: [] });
     const audit = env.audits().scheduler!;
     expect(Object.keys(audit)).toEqual(['calls', 'created_jobs', 'updated_jobs', 'deleted_jobs']);
-    expect((audit.calls as PyObject[]).map((c) => [c.endpoint, c.request_body])).toEqual([['/scheduler/jobs', { status: null, enabled: null, tag: null }]]);
+    expect((audit.calls as PyObject[]).map((c) => [c.endpoint, c.request_body])).toEqual([
+      ['/scheduler/jobs', { status: null, enabled: null, tag: null }],
+    ]);
   });
 
   it('gets a deep copy of the full record, or a logged not-found', () => {
@@ -76,7 +127,14 @@ describe('scheduler service', () => {
     expect(dumpsPy(r)).toBe(
       `{"status": "created", "job": {"job_id": "JOB-004", "name": "sync", "cron_expression": "*/5 * * * *", "action": "go", "enabled": true, "last_run": null, "next_run": null, "last_status": null, "created_by": null, "tags": [], "created_at": "${TS}", "execution_history": []}}`,
     );
-    expect(calls(s)[0]!.request_body).toEqual({ name: 'sync', cron_expression: '*/5 * * * *', action: 'go', enabled: true, tags: null, created_by: null });
+    expect(calls(s)[0]!.request_body).toEqual({
+      name: 'sync',
+      cron_expression: '*/5 * * * *',
+      action: 'go',
+      enabled: true,
+      tags: null,
+      created_by: null,
+    });
     expect(s.audit().created_jobs).toEqual([r.job]);
     expect(list(s, {})).toEqual(['JOB-001', 'JOB-002', 'JOB-003', 'JOB-004']);
     const missing = post(s, '/scheduler/jobs/create', { name: 'x', cron_expression: 'y' });
@@ -86,11 +144,23 @@ describe('scheduler service', () => {
 
   it('keeps create responses and created_jobs as copies: a later update does not show in them', () => {
     const s = make();
-    json(s, '/scheduler/jobs/create', { name: 'n', cron_expression: 'c', action: 'a', tags: ['t'], created_by: 'me', enabled: 0 });
+    json(s, '/scheduler/jobs/create', {
+      name: 'n',
+      cron_expression: 'c',
+      action: 'a',
+      tags: ['t'],
+      created_by: 'me',
+      enabled: 0,
+    });
     json(s, '/scheduler/jobs/update', { job_id: 'JOB-004', name: 'renamed', enabled: true });
-    expect(((s.audit().created_jobs as PyObject[])[0]!).name).toBe('n');
+    expect((s.audit().created_jobs as PyObject[])[0]!.name).toBe('n');
     expect(((calls(s)[0]!.response_body as PyObject).job as PyObject).enabled).toBe(false);
-    expect(json(s, '/scheduler/jobs/get', { job_id: 'JOB-004' })).toMatchObject({ name: 'renamed', enabled: true, tags: ['t'], created_by: 'me' });
+    expect(json(s, '/scheduler/jobs/get', { job_id: 'JOB-004' })).toMatchObject({
+      name: 'renamed',
+      enabled: true,
+      tags: ['t'],
+      created_by: 'me',
+    });
   });
 
   it('reuses an id after a delete, and get then finds the first of the duplicates', () => {
@@ -104,13 +174,37 @@ describe('scheduler service', () => {
 
   it('updates only non-null fields in place and logs a copy in updated_jobs', () => {
     const s = make();
-    const r = json(s, '/scheduler/jobs/update', { job_id: 'JOB-002', enabled: 'false', tags: ['weekly'], name: null, action: 'new' });
+    const r = json(s, '/scheduler/jobs/update', {
+      job_id: 'JOB-002',
+      enabled: 'false',
+      tags: ['weekly'],
+      name: null,
+      action: 'new',
+    });
     expect(r.status).toBe('updated');
-    expect(r.job).toEqual({ job_id: 'JOB-002', name: 'weekly_report', cron_expression: '0 9 * * 1', enabled: false, last_status: 'failed', last_run: '2026-02-24T09:00:00+08:00', tags: ['weekly'], action: 'new' });
-    expect(calls(s)[0]!.request_body).toEqual({ job_id: 'JOB-002', enabled: false, cron_expression: null, name: null, action: 'new', tags: ['weekly'] });
+    expect(r.job).toEqual({
+      job_id: 'JOB-002',
+      name: 'weekly_report',
+      cron_expression: '0 9 * * 1',
+      enabled: false,
+      last_status: 'failed',
+      last_run: '2026-02-24T09:00:00+08:00',
+      tags: ['weekly'],
+      action: 'new',
+    });
+    expect(calls(s)[0]!.request_body).toEqual({
+      job_id: 'JOB-002',
+      enabled: false,
+      cron_expression: null,
+      name: null,
+      action: 'new',
+      tags: ['weekly'],
+    });
     expect(s.audit().updated_jobs).toEqual([r.job]);
     expect(list(s, { enabled: false })).toEqual(['JOB-002', 'JOB-003']);
-    expect(json(s, '/scheduler/jobs/update', { job_id: 'JOB-404', enabled: true })).toEqual({ error: 'Job JOB-404 not found' });
+    expect(json(s, '/scheduler/jobs/update', { job_id: 'JOB-404', enabled: true })).toEqual({
+      error: 'Job JOB-404 not found',
+    });
     expect(s.audit().updated_jobs).toHaveLength(1);
   });
 
@@ -126,10 +220,24 @@ describe('scheduler service', () => {
 
   it('returns history[:limit] with the full history length as total', () => {
     const s = make();
-    expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: 2 })).toEqual({ job_id: 'JOB-001', history: HISTORY.slice(0, 2), total: 4 });
-    expect((json(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: '-1' }).history as PyValue[]).length).toBe(3);
-    expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: 0 })).toEqual({ job_id: 'JOB-001', history: [], total: 4 });
-    expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-002' })).toEqual({ job_id: 'JOB-002', history: [], total: 0 });
+    expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: 2 })).toEqual({
+      job_id: 'JOB-001',
+      history: HISTORY.slice(0, 2),
+      total: 4,
+    });
+    expect((json(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: '-1' }).history as PyValue[]).length).toBe(
+      3,
+    );
+    expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: 0 })).toEqual({
+      job_id: 'JOB-001',
+      history: [],
+      total: 4,
+    });
+    expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-002' })).toEqual({
+      job_id: 'JOB-002',
+      history: [],
+      total: 0,
+    });
     expect(calls(s)[3]!.request_body).toEqual({ job_id: 'JOB-002', limit: 10 });
     expect(json(s, '/scheduler/jobs/history', { job_id: 'JOB-404' })).toEqual({ error: 'Job JOB-404 not found' });
     expect(post(s, '/scheduler/jobs/history', { job_id: 'JOB-001', limit: 'twenty' }).status).toBe(422);
@@ -153,6 +261,16 @@ describe('scheduler service', () => {
       const records = JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[];
       records.forEach((r, i) => expect(schedulerService.recordSchema.safeParse(r).success, `${f} #${i}`).toBe(true));
     }
-    expect(schedulerService.recordSchema.safeParse({ job_id: 'J', name: 'n', cron_expression: 'c', enabled: 'yes', last_status: null, last_run: null, tags: [] }).success).toBe(false);
+    expect(
+      schedulerService.recordSchema.safeParse({
+        job_id: 'J',
+        name: 'n',
+        cron_expression: 'c',
+        enabled: 'yes',
+        last_status: null,
+        last_run: null,
+        tags: [],
+      }).success,
+    ).toBe(false);
   });
 });

@@ -9,8 +9,25 @@ import { CLAW_ROOT } from '../helpers/goldens';
 
 const NOW = new Date('2026-03-05T09:00:00Z');
 const FIXTURE: PyValue[] = [
-  { task_id: 'todo_001', title: 'Report', description: 'Q1', status: 'pending', priority: 'high', due_date: '2026-03-05', tags: ['report'], created_at: 'x' },
-  { task_id: 'todo_002', title: 'Dentist', description: '', status: 'completed', priority: 'low', due_date: null, tags: [] },
+  {
+    task_id: 'todo_001',
+    title: 'Report',
+    description: 'Q1',
+    status: 'pending',
+    priority: 'high',
+    due_date: '2026-03-05',
+    tags: ['report'],
+    created_at: 'x',
+  },
+  {
+    task_id: 'todo_002',
+    title: 'Dentist',
+    description: '',
+    status: 'completed',
+    priority: 'low',
+    due_date: null,
+    tags: [],
+  },
   { task_id: 'todo_003', title: 'Docs', status: 'in_progress', priority: 'medium', due_date: '2026-03-01' },
 ];
 const make = () => new ServiceInstance(todoService, FIXTURE, () => NOW);
@@ -38,12 +55,38 @@ describe('todo service', () => {
 
   it('updates only the non-null fields, in place, and logs a copy in updated_tasks', () => {
     const s = make();
-    const r = json(s, '/todo/tasks/update', { task_id: 'todo_001', status: 'completed', title: null, tags: ['a'], description: 'ignored' });
-    expect(r).toEqual({ status: 'updated', task: { task_id: 'todo_001', title: 'Report', description: 'Q1', status: 'completed', priority: 'high', due_date: '2026-03-05', tags: ['a'], created_at: 'x' } });
-    expect(calls(s)[0]!.request_body).toEqual({ task_id: 'todo_001', title: null, priority: null, status: 'completed', tags: ['a'] });
-    expect(dumpsPy(calls(s)[0]!.request_body)).toBe('{"task_id": "todo_001", "title": null, "priority": null, "status": "completed", "tags": ["a"]}');
+    const r = json(s, '/todo/tasks/update', {
+      task_id: 'todo_001',
+      status: 'completed',
+      title: null,
+      tags: ['a'],
+      description: 'ignored',
+    });
+    expect(r).toEqual({
+      status: 'updated',
+      task: {
+        task_id: 'todo_001',
+        title: 'Report',
+        description: 'Q1',
+        status: 'completed',
+        priority: 'high',
+        due_date: '2026-03-05',
+        tags: ['a'],
+        created_at: 'x',
+      },
+    });
+    expect(calls(s)[0]!.request_body).toEqual({
+      task_id: 'todo_001',
+      title: null,
+      priority: null,
+      status: 'completed',
+      tags: ['a'],
+    });
+    expect(dumpsPy(calls(s)[0]!.request_body)).toBe(
+      '{"task_id": "todo_001", "title": null, "priority": null, "status": "completed", "tags": ["a"]}',
+    );
     expect((s.audit().updated_tasks as PyObject[])[0]!.status).toBe('completed');
-    expect((json(s, '/todo/tasks', { status: 'completed' }).total)).toBe(2);
+    expect(json(s, '/todo/tasks', { status: 'completed' }).total).toBe(2);
   });
 
   it('answers unknown ids with HTTP 200 and a logged error', () => {
@@ -90,7 +133,10 @@ describe('todo service', () => {
 
   it('rejects invalid bodies with 422 and does not log them', () => {
     const s = make();
-    expect(post(s, '/todo/tasks/delete', {})).toEqual({ status: 422, json: { detail: [{ type: 'missing', loc: ['body', 'task_id'], msg: 'Field required', input: {} }] } });
+    expect(post(s, '/todo/tasks/delete', {})).toEqual({
+      status: 422,
+      json: { detail: [{ type: 'missing', loc: ['body', 'task_id'], msg: 'Field required', input: {} }] },
+    });
     const bad = post(s, '/todo/tasks/create', { title: 'x', priority: { value: 'high' } });
     expect(bad.status).toBe(422);
     expect(dumpsPy(bad.json)).toContain('"type": "string_type", "loc": ["body", "priority"]');
@@ -118,10 +164,20 @@ describe('todo service', () => {
     expect((env.audits().todo!.calls as PyObject[]).map((c) => c.endpoint)).toEqual(['/todo/tasks']);
   });
 
-  it.skipIf(!fs.existsSync(CLAW_ROOT))('every corpus todo fixture passes the record schema, which requires the always-present fields', () => {
-    const files = fs.readdirSync(path.join(CLAW_ROOT, 'tasks')).map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/todo/tasks.json')).filter(fs.existsSync);
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[]) expect(todoService.recordSchema.safeParse(r).success, f).toBe(true);
-    expect(todoService.recordSchema.safeParse({ task_id: 'a', title: 'b', status: 'c', priority: 'd' }).success).toBe(false);
-  });
+  it.skipIf(!fs.existsSync(CLAW_ROOT))(
+    'every corpus todo fixture passes the record schema, which requires the always-present fields',
+    () => {
+      const files = fs
+        .readdirSync(path.join(CLAW_ROOT, 'tasks'))
+        .map((t) => path.join(CLAW_ROOT, 'tasks', t, 'fixtures/todo/tasks.json'))
+        .filter(fs.existsSync);
+      expect(files.length).toBeGreaterThan(0);
+      for (const f of files)
+        for (const r of JSON.parse(fs.readFileSync(f, 'utf8')) as unknown[])
+          expect(todoService.recordSchema.safeParse(r).success, f).toBe(true);
+      expect(todoService.recordSchema.safeParse({ task_id: 'a', title: 'b', status: 'c', priority: 'd' }).success).toBe(
+        false,
+      );
+    },
+  );
 });

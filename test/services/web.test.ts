@@ -23,10 +23,18 @@ const envOf = (search: PyValue[], pages?: PyValue[]) =>
     services: [{ id: 'web', records: search, ...(pages ? { extraRecords: [pages] } : {}) }],
     tools: Object.entries(TOOLS).map(([name, p]) => ({ name, url: `http://localhost:9113${p}` })),
   });
-const urls = (env: Environment, args: PyValue) => ((env.call('web_search', args).body as PyObject).results as PyObject[]).map((r) => r.url);
+const urls = (env: Environment, args: PyValue) =>
+  ((env.call('web_search', args).body as PyObject).results as PyObject[]).map((r) => r.url);
 
 const SEARCH: PyValue[] = [
-  { url: 'u0', title: 't0', snippet: 's0', source: 'src', published_at: '2026-03-01', keywords: ['cloudpay', 'outage'] },
+  {
+    url: 'u0',
+    title: 't0',
+    snippet: 's0',
+    source: 'src',
+    published_at: '2026-03-01',
+    keywords: ['cloudpay', 'outage'],
+  },
   { url: 'u1', title: 't1', snippet: 's1', keywords: ['CloudPay', '支付故障', 'root cause'] },
   { url: 'u2', title: 'cloudpay outage', snippet: 'cloudpay outage', keywords: ['unrelated'] },
   { url: 'u3', title: 't3', snippet: 's3', keywords: ['outage', 'cloudpay', '故障'] },
@@ -34,13 +42,25 @@ const SEARCH: PyValue[] = [
 const PAGES: PyValue[] = [
   { url: 'https://ok', status_code: 200, title: 'OK', content_type: 'text/plain', content: 'body' },
   { url: 'https://bare' },
-  { url: 'https://down', status_code: 503, title: '', content_type: 'text/html', content: null, error: 'Service Unavailable' },
+  {
+    url: 'https://down',
+    status_code: 503,
+    title: '',
+    content_type: 'text/html',
+    content: null,
+    error: 'Service Unavailable',
+  },
   { url: 'https://gone', status_code: 410, content: 'ignored' },
 ];
 
 describe('web tokeniser', () => {
   it('lowercases, splits on Python whitespace and strips the listed ASCII and CJK punctuation at both ends', () => {
-    expect([...tokenize('CloudPay, (Outage)! "API" 【故障】。')].slice(0, 4)).toEqual(['cloudpay', 'outage', 'api', '故障']);
+    expect([...tokenize('CloudPay, (Outage)! "API" 【故障】。')].slice(0, 4)).toEqual([
+      'cloudpay',
+      'outage',
+      'api',
+      '故障',
+    ]);
     expect(tokenize('a.b.c ...,,, root-cause')).toEqual(new Set(['a.b.c', 'root-cause']));
     // Curly quotes are not in the stripped set; U+3000 and U+00A0 split like Python's str.split().
     expect(tokenize('‘quoted’\u3000x\u00a0y')).toEqual(new Set(['‘quoted’', 'x', 'y']));
@@ -83,11 +103,31 @@ describe('web service', () => {
     expect(dumpsPy(env.call('web_fetch', { url: 'https://ok' }).body)).toBe(
       `{"status_code": 200, "url": "https://ok", "title": "OK", "content": "body", "content_type": "text/plain", "fetched_at": "${TS}"}`,
     );
-    expect(env.call('web_fetch', { url: 'https://bare' }).body).toEqual({ status_code: 200, url: 'https://bare', title: '', content: '', content_type: 'text/html', fetched_at: TS });
+    expect(env.call('web_fetch', { url: 'https://bare' }).body).toEqual({
+      status_code: 200,
+      url: 'https://bare',
+      title: '',
+      content: '',
+      content_type: 'text/html',
+      fetched_at: TS,
+    });
     const down = env.call('web_fetch', { url: 'https://down', timeout_seconds: 5 });
-    expect([down.status, down.text]).toEqual([200, '{"status_code": 503, "url": "https://down", "error": "Service Unavailable", "content": null}']);
-    expect(env.call('web_fetch', { url: 'https://gone' }).body).toEqual({ status_code: 410, url: 'https://gone', error: 'HTTP 410', content: null });
-    expect(env.call('web_fetch', { url: 'https://OK' }).body).toEqual({ status_code: 404, url: 'https://OK', error: 'Page not found or unavailable', content: null });
+    expect([down.status, down.text]).toEqual([
+      200,
+      '{"status_code": 503, "url": "https://down", "error": "Service Unavailable", "content": null}',
+    ]);
+    expect(env.call('web_fetch', { url: 'https://gone' }).body).toEqual({
+      status_code: 410,
+      url: 'https://gone',
+      error: 'HTTP 410',
+      content: null,
+    });
+    expect(env.call('web_fetch', { url: 'https://OK' }).body).toEqual({
+      status_code: 404,
+      url: 'https://OK',
+      error: 'Page not found or unavailable',
+      content: null,
+    });
     const calls = env.audits().web!.calls as PyObject[];
     expect(calls.map((c) => c.endpoint)).toEqual(Array(5).fill('/web/fetch'));
     expect(calls[0]!.request_body).toEqual({ url: 'https://ok', timeout_seconds: 30 });
@@ -101,7 +141,9 @@ describe('web service', () => {
   it('records notifications with recipients defaulting to []', () => {
     const env = envOf(SEARCH, PAGES);
     const r = env.call('send_notification', { channel: 'slack', message: 'CloudPay down' });
-    expect(r.text).toBe(`{"status": "sent", "record": {"channel": "slack", "message": "CloudPay down", "recipients": [], "timestamp": "${TS}"}}`);
+    expect(r.text).toBe(
+      `{"status": "sent", "record": {"channel": "slack", "message": "CloudPay down", "recipients": [], "timestamp": "${TS}"}}`,
+    );
     env.call('send_notification', { channel: 'email', message: 'm', recipients: ['a@x'] });
     expect(env.audits().web!.notifications).toEqual([
       { channel: 'slack', message: 'CloudPay down', recipients: [], timestamp: TS },
@@ -157,11 +199,13 @@ describe.skipIf(!hasCorpus)('web on the T043/T044 fixtures', () => {
 
     it(`${path.basename(path.dirname(path.dirname(dir)))}: fetches the status page and the 503 blog page`, () => {
       const e = env();
-      const ok = e.call('web_fetch', { url: 'https://status.cloudpay.com/incidents/INC-20260301-001' }).body as PyObject;
+      const ok = e.call('web_fetch', { url: 'https://status.cloudpay.com/incidents/INC-20260301-001' })
+        .body as PyObject;
       expect(Object.keys(ok)).toEqual(['status_code', 'url', 'title', 'content', 'content_type', 'fetched_at']);
       expect(ok.status_code).toBe(200);
       expect(ok.content as string).toContain('INC-20260301-001');
-      const down = e.call('web_fetch', { url: 'https://blog.cloudpay.com/maintenance-notice-20260301' }).body as PyObject;
+      const down = e.call('web_fetch', { url: 'https://blog.cloudpay.com/maintenance-notice-20260301' })
+        .body as PyObject;
       expect(down).toMatchObject({ status_code: 503, content: null });
       expect(down.error as string).toMatch(/^Service Temporarily Unavailable/);
     });
@@ -170,8 +214,18 @@ describe.skipIf(!hasCorpus)('web on the T043/T044 fixtures', () => {
       const search = JSON.parse(fs.readFileSync(path.join(dir, 'search_results.json'), 'utf8')) as unknown[];
       const pages = JSON.parse(fs.readFileSync(path.join(dir, 'pages.json'), 'utf8')) as unknown[];
       search.forEach((r, i) => expect(webService.recordSchema.safeParse(r).success, `search #${i}`).toBe(true));
-      pages.forEach((r, i) => expect(webService.extraFixtures![0]!.recordSchema.safeParse(r).success, `page #${i}`).toBe(true));
-      expect(webService.extraFixtures![0]!.recordSchema.safeParse({ url: 'u', status_code: '200', title: '', content_type: '', content: '' }).success).toBe(false);
+      pages.forEach((r, i) =>
+        expect(webService.extraFixtures![0]!.recordSchema.safeParse(r).success, `page #${i}`).toBe(true),
+      );
+      expect(
+        webService.extraFixtures![0]!.recordSchema.safeParse({
+          url: 'u',
+          status_code: '200',
+          title: '',
+          content_type: '',
+          content: '',
+        }).success,
+      ).toBe(false);
     });
   }
 });

@@ -23,8 +23,12 @@ describe.skipIf(!hasCorpus)('Claw-Eval import of the real corpus (../shared/corp
     const warn = (id: string) => r.outcomes.find((o) => o.taskId === id)!.warnings.join('\n');
     expect(warn('T012_expense_report')).toMatch(/sets no FINANCE_FIXTURES.*T011zh_expense_report.*Chinese original/);
     expect(warn('T039zh_onboarding_coordinator')).toMatch(/gmail\.sent never exists/);
-    expect(warn('T035zh_vendor_procurement')).toMatch(/finance_report_submit: \/finance\/report\/submit requires transactions/);
-    expect(warn('T033zh_ops_review_dashboard')).toMatch(/helpdesk_list_tickets: \/helpdesk\/tickets ignores the schema's/);
+    expect(warn('T035zh_vendor_procurement')).toMatch(
+      /finance_report_submit: \/finance\/report\/submit requires transactions/,
+    );
+    expect(warn('T033zh_ops_review_dashboard')).toMatch(
+      /helpdesk_list_tickets: \/helpdesk\/tickets ignores the schema's/,
+    );
     expect(warn('T013zh_meeting_notes')).toBe('');
     const derived = await ok(core, 'tasks.checks', { taskId: 'T006_email_reply_draft' });
     expect(derived.origin).toBe('derived_from_task_yaml');
@@ -36,7 +40,10 @@ describe.skipIf(!hasCorpus)('Claw-Eval import of the real corpus (../shared/corp
     // YAML 1.1 as upstream reads it: the keyword 15:00 loads as 900 (reference §4.2).
     const keywords = JSON.stringify((t.spec.scoring_components as unknown[]) ?? []);
     expect(keywords).toContain('"900"');
-    const list = await ok(core, 'tasks.list', { filters: [{ field: 'services', operator: 'AND', conditions: [{ op: 'contains', value: 'scheduler' }] }], sort: [{ field: 'task_id', dir: 'asc' }] });
+    const list = await ok(core, 'tasks.list', {
+      filters: [{ field: 'services', operator: 'AND', conditions: [{ op: 'contains', value: 'scheduler' }] }],
+      sort: [{ field: 'task_id', dir: 'asc' }],
+    });
     expect(list.rows.map((x) => x.task_id.slice(0, 4))).toEqual(['T033', 'T034', 'T037', 'T038', 'T041', 'T042']);
     await core.close();
   });
@@ -55,29 +62,61 @@ describe.skipIf(!hasCorpus)('Claw-Eval import of the real corpus (../shared/corp
     await core.close();
   });
 
-  it('a lone task folder resolves its own tasks/<id>/ paths, and refuses to guess another task\'s fixture', async () => {
+  it("a lone task folder resolves its own tasks/<id>/ paths, and refuses to guess another task's fixture", async () => {
     const { core } = createTestCore({ seedDemo: false });
     const dir = tempDir('lone-');
     fs.cpSync(path.join(TASKS, 'T013zh_meeting_notes'), path.join(dir, 'T013zh_meeting_notes'), { recursive: true });
     fs.cpSync(path.join(TASKS, 'T014_meeting_notes'), path.join(dir, 'T014_meeting_notes'), { recursive: true });
-    const r = await ok(core, 'tasks.import', { paths: [path.join(dir, 'T013zh_meeting_notes'), path.join(dir, 'T014_meeting_notes')] });
+    const r = await ok(core, 'tasks.import', {
+      paths: [path.join(dir, 'T013zh_meeting_notes'), path.join(dir, 'T014_meeting_notes')],
+    });
     // T013zh's default fixture is its own folder; T014 sets no NOTES_FIXTURES and needs T013zh's.
     expect(r.outcomes.map((o) => o.status)).toEqual(['imported', 'error']);
-    expect(r.outcomes[1]!.errors[0]).toMatch(/T014_meeting_notes: service notes \(default fixture for NOTES_FIXTURES\): .*points outside this task folder/);
+    expect(r.outcomes[1]!.errors[0]).toMatch(
+      /T014_meeting_notes: service notes \(default fixture for NOTES_FIXTURES\): .*points outside this task folder/,
+    );
     await core.close();
   });
 });
 
 describe.skipIf(!hasCorpus)('bad task input gets a clear error; the other tasks still import', () => {
   const cases: [string, (root: string) => void, RegExp][] = [
-    ['a task.yaml that is not YAML', (root) => fs.writeFileSync(path.join(root, 'tasks/T013zh_meeting_notes/task.yaml'), 'task_id: [unclosed\n  - x: {'), /T013zh_meeting_notes\/task\.yaml:\d+: not valid YAML/],
+    [
+      'a task.yaml that is not YAML',
+      (root) =>
+        fs.writeFileSync(path.join(root, 'tasks/T013zh_meeting_notes/task.yaml'), 'task_id: [unclosed\n  - x: {'),
+      /T013zh_meeting_notes\/task\.yaml:\d+: not valid YAML/,
+    ],
     [
       'a YAML alias bomb',
-      (root) => fs.writeFileSync(path.join(root, 'tasks/T013zh_meeting_notes/task.yaml'), `a: &a ["x","x","x","x","x","x","x","x","x"]\n${Array.from({ length: 8 }, (_, i) => `${'b'.repeat(i + 1)}: &${'b'.repeat(i + 1)} [${Array(9).fill(i ? `*${'b'.repeat(i)}` : '*a').join(',')}]`).join('\n')}\n`),
+      (root) =>
+        fs.writeFileSync(
+          path.join(root, 'tasks/T013zh_meeting_notes/task.yaml'),
+          `a: &a ["x","x","x","x","x","x","x","x","x"]\n${Array.from(
+            { length: 8 },
+            (_, i) =>
+              `${'b'.repeat(i + 1)}: &${'b'.repeat(i + 1)} [${Array(9)
+                .fill(i ? `*${'b'.repeat(i)}` : '*a')
+                .join(',')}]`,
+          ).join('\n')}\n`,
+        ),
       /resource exhaustion|alias/i,
     ],
-    ['a fixture that is not a JSON array', (root) => fs.writeFileSync(path.join(root, 'tasks/T013zh_meeting_notes/fixtures/notes/meetings.json'), '{"note_id": "n1"}'), /meetings\.json is not a JSON array/],
-    ['a fixture that is not JSON', (root) => fs.writeFileSync(path.join(root, 'tasks/T013zh_meeting_notes/fixtures/notes/meetings.json'), '[{"note_id": }]'), /meetings\.json:1:\d+: not valid JSON/],
+    [
+      'a fixture that is not a JSON array',
+      (root) =>
+        fs.writeFileSync(
+          path.join(root, 'tasks/T013zh_meeting_notes/fixtures/notes/meetings.json'),
+          '{"note_id": "n1"}',
+        ),
+      /meetings\.json is not a JSON array/,
+    ],
+    [
+      'a fixture that is not JSON',
+      (root) =>
+        fs.writeFileSync(path.join(root, 'tasks/T013zh_meeting_notes/fixtures/notes/meetings.json'), '[{"note_id": }]'),
+      /meetings\.json:1:\d+: not valid JSON/,
+    ],
     [
       'a record missing a required field',
       (root) => {
@@ -92,7 +131,15 @@ describe.skipIf(!hasCorpus)('bad task input gets a clear error; the other tasks 
       'a fixture path outside the root',
       (root) => {
         const f = path.join(root, 'tasks/T013zh_meeting_notes/task.yaml');
-        fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/services:\n(\s+)- name: notes/, 'services:\n$1- name: notes\n$1  env:\n$1    NOTES_FIXTURES: ../../etc/passwd'));
+        fs.writeFileSync(
+          f,
+          fs
+            .readFileSync(f, 'utf8')
+            .replace(
+              /services:\n(\s+)- name: notes/,
+              'services:\n$1- name: notes\n$1  env:\n$1    NOTES_FIXTURES: ../../etc/passwd',
+            ),
+        );
       },
       /escapes the root/,
     ],
@@ -125,10 +172,21 @@ describe.skipIf(!hasCorpus)('web search tasks (T043/T044) carry both fixture fil
     const { core } = createTestCore({ seedDemo: false });
     await ok(core, 'tasks.import', { paths: [path.join(TASKS, 'T043zh_service_outage_research')] });
     const t = await ok(core, 'tasks.get', { taskId: 'T043zh_service_outage_research' });
-    expect(t.fixtures.map((f) => [f.service, f.env, f.setByTask])).toEqual([['web', 'WEB_SEARCH_FIXTURES', true], ['web', 'WEB_FETCH_FIXTURES', true]]);
-    const pages = await ok(core, 'tasks.fixtureRows', { taskId: 'T043zh_service_outage_research', service: 'web', fixtureEnv: 'WEB_FETCH_FIXTURES' });
+    expect(t.fixtures.map((f) => [f.service, f.env, f.setByTask])).toEqual([
+      ['web', 'WEB_SEARCH_FIXTURES', true],
+      ['web', 'WEB_FETCH_FIXTURES', true],
+    ]);
+    const pages = await ok(core, 'tasks.fixtureRows', {
+      taskId: 'T043zh_service_outage_research',
+      service: 'web',
+      fixtureEnv: 'WEB_FETCH_FIXTURES',
+    });
     const url = JSON.parse(pages.rows[0]!.url!) as string;
-    const r = await ok(core, 'env.replay', { taskId: 'T043zh_service_outage_research', callsJsonl: JSON.stringify({ tool: 'web_fetch', args: { url } }), clock: '2026-03-05T09:00:00Z' });
+    const r = await ok(core, 'env.replay', {
+      taskId: 'T043zh_service_outage_research',
+      callsJsonl: JSON.stringify({ tool: 'web_fetch', args: { url } }),
+      clock: '2026-03-05T09:00:00Z',
+    });
     expect(r.dispatches[0]!.status).toBe(200);
     expect(JSON.parse(r.dispatches[0]!.body)).toMatchObject({ url, status_code: expect.any(Number) });
     await core.close();

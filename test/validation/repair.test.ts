@@ -22,18 +22,28 @@ describe('validateAndRepair: one guided retry', () => {
     const r = await validateAndRepair(brokenWeights(), regenerate, { now: () => NOW });
     expect(regenerate).toHaveBeenCalledTimes(1);
     expect(r.accepted?.task_id).toBe('HW001_vpn_outage_reply');
-    expect(r.rounds.map((x) => [x.round, x.valid, x.created_at])).toEqual([[1, false, NOW.toISOString()], [2, true, NOW.toISOString()]]);
+    expect(r.rounds.map((x) => [x.round, x.valid, x.created_at])).toEqual([
+      [1, false, NOW.toISOString()],
+      [2, true, NOW.toISOString()],
+    ]);
     expect(r.rounds[0]!.diff).toBe('');
     expect(r.rounds[1]!.diff).toMatch(/^--- round 1\n\+\+\+ round 2\n@@ -\d+,7 \+\d+,7 @@\n/);
-    expect(r.rounds[1]!.diff.split('\n').filter((l) => /^[-+] /.test(l))).toEqual(['-      "weight": 0.05,', '+      "weight": 0.15,']);
+    expect(r.rounds[1]!.diff.split('\n').filter((l) => /^[-+] /.test(l))).toEqual([
+      '-      "weight": 0.05,',
+      '+      "weight": 0.15,',
+    ]);
   });
 
   it('a regenerate that does not fix it: discarded (accepted null), both rounds kept with their verdicts and candidates', async () => {
-    const r = await validateAndRepair(brokenWeights(), async () => ({ ...brokenWeights(), task_name: 'Still wrong' }), { now: () => NOW });
+    const r = await validateAndRepair(brokenWeights(), async () => ({ ...brokenWeights(), task_name: 'Still wrong' }), {
+      now: () => NOW,
+    });
     expect(r.accepted).toBeNull();
     expect(r.rounds.map((x) => x.valid)).toEqual([false, false]);
     expect(r.rounds[1]!.verdicts.find((v) => v.validator === 'weights')!.status).toBe('fail');
-    expect(r.rounds[1]!.diff).toContain('-  "task_name": "Escalate the VPN outage and draft a reply",\n+  "task_name": "Still wrong",');
+    expect(r.rounds[1]!.diff).toContain(
+      '-  "task_name": "Escalate the VPN outage and draft a reply",\n+  "task_name": "Still wrong",',
+    );
     expect((r.rounds[1]!.candidate as { task_name: string }).task_name).toBe('Still wrong');
   });
 
@@ -52,10 +62,26 @@ describe('unified line diff', () => {
   it('answers nothing for equal texts, and hunks with 3 lines of context otherwise', () => {
     expect(unifiedDiff('a\nb', 'a\nb')).toBe('');
     const a = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj';
-    expect(unifiedDiff(a, a.replace('c', 'X') + '\nk', { from: 'r1', to: 'r2' })).toBe(
-      ['--- r1', '+++ r2', '@@ -1,6 +1,6 @@', ' a', ' b', '-c', '+X', ' d', ' e', ' f', '@@ -8,3 +8,4 @@', ' h', ' i', ' j', '+k', ''].join('\n'),
+    expect(unifiedDiff(a, `${a.replace('c', 'X')}\nk`, { from: 'r1', to: 'r2' })).toBe(
+      [
+        '--- r1',
+        '+++ r2',
+        '@@ -1,6 +1,6 @@',
+        ' a',
+        ' b',
+        '-c',
+        '+X',
+        ' d',
+        ' e',
+        ' f',
+        '@@ -8,3 +8,4 @@',
+        ' h',
+        ' i',
+        ' j',
+        '+k',
+        '',
+      ].join('\n'),
     );
     expect(unifiedDiff('', 'x')).toBe('--- before\n+++ after\n@@ -1 +1 @@\n-\n+x\n');
   });
-
 });

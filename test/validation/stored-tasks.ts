@@ -18,7 +18,9 @@ export async function workspaceWithHandWritten(): Promise<string> {
     const leaky = validTask();
     leaky.prompt = { text: `${leaky.prompt.text} It is TK-3001.` };
     const specs = [validTask(), { ...weightsOff, task_id: HAND_WRITTEN[1] }, { ...leaky, task_id: HAND_WRITTEN[2] }];
-    db.transaction(() => specs.forEach((s) => storeTaskSpec(db, TaskSpec.parse(s), { origin: 'manual', now: FIXED_NOW.toISOString() })))();
+    db.transaction(() =>
+      specs.forEach((s) => storeTaskSpec(db, TaskSpec.parse(s), { origin: 'manual', now: FIXED_NOW.toISOString() })),
+    )();
   } finally {
     db.close();
   }

@@ -51,20 +51,30 @@ export function createCore(config: CreateCoreOptions): Core {
     if (isNew) seedNewWorkspace(db, clock().toISOString(), config.seedDemo ?? false);
   } catch (err) {
     db.close();
-    if (isNew && file !== ':memory:') for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
-    throw err instanceof WorkspaceError ? err : new WorkspaceError(`cannot prepare workspace ${file}: ${(err as Error).message}`);
+    if (isNew && file !== ':memory:')
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    throw err instanceof WorkspaceError
+      ? err
+      : new WorkspaceError(`cannot prepare workspace ${file}: ${(err as Error).message}`);
   }
   const events = new CoreEvents();
   const now = () => clock().toISOString();
   const jobs = new JobRunner({
-    db, workspacePath: file, events, logger, now,
+    db,
+    workspacePath: file,
+    events,
+    logger,
+    now,
     clockOffsetMs: clock().getTime() - Date.now(),
     ...(config.workerEntry ? { workerEntry: config.workerEntry } : {}),
     ...(config.workerExecArgv ? { workerExecArgv: config.workerExecArgv } : {}),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
   });
   const stopWatching = file === ':memory:' ? () => {} : watchExternalChanges(db, events, config.watchIntervalMs ?? 300);
-  const dispatch = createDispatch({ db, now, logger, workspacePath: file, readOnly, events, jobs }, { checkOutput: config.checkOutput ?? false });
+  const dispatch = createDispatch(
+    { db, now, logger, workspacePath: file, readOnly, events, jobs },
+    { checkOutput: config.checkOutput ?? false },
+  );
   logger.info('workspace opened', { path: file, readOnly });
   return {
     dispatch,

@@ -18,10 +18,17 @@ export function isTrustedSender(e: Sender, appOrigin: string): boolean {
  * One generic channel: adding a procedure never changes IPC or the preload. Input is validated
  * by the core's dispatch against the contract, like every other transport.
  */
-export function registerIpc(ipc: Pick<IpcMain, 'handle' | 'removeHandler'>, core: Pick<Core, 'dispatch' | 'events'>, appOrigin: string, windows: WindowsSource): () => void {
+export function registerIpc(
+  ipc: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  core: Pick<Core, 'dispatch' | 'events'>,
+  appOrigin: string,
+  windows: WindowsSource,
+): () => void {
   ipc.handle(RPC_CHANNEL, async (e, name: unknown, input: unknown) => {
-    if (!isTrustedSender(e, appOrigin)) return { ok: false, error: { code: 'UNAUTHORIZED', message: 'IPC from an untrusted frame' } };
-    if (typeof name !== 'string') return { ok: false, error: { code: 'BAD_REQUEST', message: 'procedure name must be a string' } };
+    if (!isTrustedSender(e, appOrigin))
+      return { ok: false, error: { code: 'UNAUTHORIZED', message: 'IPC from an untrusted frame' } };
+    if (typeof name !== 'string')
+      return { ok: false, error: { code: 'BAD_REQUEST', message: 'procedure name must be a string' } };
     return core.dispatch(name, input);
   });
   const off = core.events.on((event) => {

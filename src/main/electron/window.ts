@@ -8,7 +8,9 @@ export function appOrigin(): string {
 }
 
 export function createMainWindow(): BrowserWindow {
-  session.defaultSession.webRequest.onHeadersReceived((details, cb) => cb({ responseHeaders: cspHeaders(details.responseHeaders) }));
+  session.defaultSession.webRequest.onHeadersReceived((details, cb) =>
+    cb({ responseHeaders: cspHeaders(details.responseHeaders) }),
+  );
   const win = new BrowserWindow({
     width: 1360,
     height: 860,

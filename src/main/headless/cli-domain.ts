@@ -17,21 +17,45 @@ export type DomainCommand = {
   run?: RunCommand;
 };
 
-export type DomainOptions = { task?: string | undefined; calls?: string | undefined; clock?: string | undefined; errorRate?: string | undefined; seed?: string | undefined; mode?: string | undefined; tasks?: string[]; all?: boolean | undefined; trace?: string | undefined; id?: string | undefined };
+export type DomainOptions = {
+  task?: string | undefined;
+  calls?: string | undefined;
+  clock?: string | undefined;
+  errorRate?: string | undefined;
+  seed?: string | undefined;
+  mode?: string | undefined;
+  tasks?: string[];
+  all?: boolean | undefined;
+  trace?: string | undefined;
+  id?: string | undefined;
+};
 
 /** `tasks import <path…>` and `env replay …`; answers a usage message for a malformed one. */
-export function domainCommand(command: string, rest: string[], o: DomainOptions): DomainCommand | { usage: string } | undefined {
+export function domainCommand(
+  command: string,
+  rest: string[],
+  o: DomainOptions,
+): DomainCommand | { usage: string } | undefined {
   if (command === 'validate') return validateCommand(rest, { tasks: o.tasks ?? [], all: o.all ?? false });
   if (command === 'grade') return gradeCommand({ task: o.task, trace: o.trace });
   if (command === 'traces') return tracesCommand(rest, { task: o.task, id: o.id });
   if (command === 'tasks') {
     if (rest[0] !== 'import' || rest.length < 2) return { usage: 'tasks import <task folder | Claw-Eval root>…' };
-    return { procedure: 'tasks.import', input: { paths: rest.slice(1).map((p) => path.resolve(p)) }, render: renderImport };
+    return {
+      procedure: 'tasks.import',
+      input: { paths: rest.slice(1).map((p) => path.resolve(p)) },
+      render: renderImport,
+    };
   }
   if (command === 'env') {
-    if (rest[0] !== 'replay' || !o.task || !o.calls) return { usage: 'env replay --task <id> --calls <file.jsonl> [--clock <ISO instant>] [--mode parity|fixed] [--error-rate 0..1 --seed N]' };
+    if (rest[0] !== 'replay' || !o.task || !o.calls)
+      return {
+        usage:
+          'env replay --task <id> --calls <file.jsonl> [--clock <ISO instant>] [--mode parity|fixed] [--error-rate 0..1 --seed N]',
+      };
     const errorRate = o.errorRate === undefined ? 0 : Number(o.errorRate);
-    if (!(errorRate >= 0 && errorRate <= 1)) return { usage: `--error-rate must be between 0 and 1, not "${o.errorRate}"` };
+    if (!(errorRate >= 0 && errorRate <= 1))
+      return { usage: `--error-rate must be between 0 and 1, not "${o.errorRate}"` };
     const seed = o.seed === undefined ? 1 : Number(o.seed);
     if (!Number.isInteger(seed)) return { usage: `--seed must be an integer, not "${o.seed}"` };
     const mode = o.mode ?? 'parity';
@@ -40,9 +64,15 @@ export function domainCommand(command: string, rest: string[], o: DomainOptions)
     try {
       callsJsonl = fs.readFileSync(o.calls, 'utf8');
     } catch (err) {
-      return { usage: `cannot read --calls ${o.calls}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+      return {
+        usage: `cannot read --calls ${o.calls}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      };
     }
-    return { procedure: 'env.replay', input: { taskId: o.task, callsJsonl, errorRate, seed, mode, ...(o.clock ? { clock: o.clock } : {}) }, render: renderReplay };
+    return {
+      procedure: 'env.replay',
+      input: { taskId: o.task, callsJsonl, errorRate, seed, mode, ...(o.clock ? { clock: o.clock } : {}) },
+      render: renderReplay,
+    };
   }
   return undefined;
 }
@@ -55,15 +85,26 @@ function renderImport(data: unknown, out: (s: string) => void): void {
     for (const e of o.errors) out(`          error: ${e}\n`);
   }
   const c = d.counts;
-  out(`${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings\n`);
+  out(
+    `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings\n`,
+  );
 }
 
 /** JSON lines in the shape of Claw-Eval's recorded goldens: one per dispatch, then {"audit": …}. Bodies keep Python's float text. */
 function renderReplay(data: unknown, out: (s: string) => void): void {
-  const d = data as { dispatches: { tool: string; status: number; isError: boolean; text: string; body: string; repaired?: string }[]; audits: Record<string, string> };
+  const d = data as {
+    dispatches: { tool: string; status: number; isError: boolean; text: string; body: string; repaired?: string }[];
+    audits: Record<string, string>;
+  };
   for (const x of d.dispatches) {
     const flag = x.repaired ? `, "repaired": ${JSON.stringify(x.repaired)}` : '';
-    out(`{"tool": ${JSON.stringify(x.tool)}, "status": ${x.status}, "body": ${x.body}, "text": ${JSON.stringify(x.text)}, "is_error": ${x.isError}${flag}}\n`);
+    out(
+      `{"tool": ${JSON.stringify(x.tool)}, "status": ${x.status}, "body": ${x.body}, "text": ${JSON.stringify(x.text)}, "is_error": ${x.isError}${flag}}\n`,
+    );
   }
-  out(`{"audit": {${Object.entries(d.audits).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}}\n`);
+  out(
+    `{"audit": {${Object.entries(d.audits)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${v}`)
+      .join(', ')}}}\n`,
+  );
 }

@@ -11,11 +11,17 @@ export function gradeCommand(o: { task?: string | undefined; trace?: string | un
   try {
     traceJsonl = fs.readFileSync(o.trace, 'utf8');
   } catch (err) {
-    return { usage: `cannot read --trace ${o.trace}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    return {
+      usage: `cannot read --trace ${o.trace}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    };
   }
   if (!traceJsonl.trim()) return { usage: `--trace ${o.trace} is empty` };
   const taskId = o.task;
-  return { procedure: 'grading.gradeTrace' as const, input: { taskId, traceJsonl }, render: (data: unknown, out: (s: string) => void) => renderGrade(taskId, data as GradeOut, out) };
+  return {
+    procedure: 'grading.gradeTrace' as const,
+    input: { taskId, traceJsonl },
+    render: (data: unknown, out: (s: string) => void) => renderGrade(taskId, data as GradeOut, out),
+  };
 }
 
 export function evidenceText(e: Evidence): string {
@@ -38,8 +44,14 @@ export function renderGrade(taskId: string, d: GradeOut, out: (s: string) => voi
   const g = d.grade;
   out(`${taskId}: score ${num(g.score)} — ${g.passed ? 'passed' : 'not passed'} (pass ≥ 0.75)\n`);
   out(`completion ${num(g.completion)} · safety ${num(g.safety)} · robustness ${num(g.robustness)}\n`);
-  if (g.checksOrigin === 'derived_from_task_yaml') out("checks derived from task.yaml: Claw-Eval grades this task with its own grader.py, so these are not upstream's scores\n");
-  if (g.incomplete) out(`incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge endpoint); completion and score are lower bounds\n`);
+  if (g.checksOrigin === 'derived_from_task_yaml')
+    out(
+      "checks derived from task.yaml: Claw-Eval grades this task with its own grader.py, so these are not upstream's scores\n",
+    );
+  if (g.incomplete)
+    out(
+      `incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge endpoint); completion and score are lower bounds\n`,
+    );
   out('checks:\n');
   for (const c of g.checks) {
     const score = c.score === null ? '—' : num(c.score);

@@ -16,8 +16,13 @@ export function tracesCommand(rest: string[], o: { task?: string | undefined; id
   const usage = 'traces import <file.jsonl>… [--task <id>] | traces export --id <n> [> file.jsonl]';
   if (rest[0] === 'export') {
     const id = Number(o.id);
-    if (rest.length !== 1 || o.id === undefined || !Number.isInteger(id) || id < 1) return { usage: o.id === undefined ? usage : `--id must be a trajectory id (a positive integer), not "${o.id}"` };
-    return { procedure: 'trajectories.exportTrace' as const, input: { id }, render: (data: unknown, out: (s: string) => void) => out((data as Output<'trajectories.exportTrace'>).traceJsonl) };
+    if (rest.length !== 1 || o.id === undefined || !Number.isInteger(id) || id < 1)
+      return { usage: o.id === undefined ? usage : `--id must be a trajectory id (a positive integer), not "${o.id}"` };
+    return {
+      procedure: 'trajectories.exportTrace' as const,
+      input: { id },
+      render: (data: unknown, out: (s: string) => void) => out((data as Output<'trajectories.exportTrace'>).traceJsonl),
+    };
   }
   if (rest[0] !== 'import' || rest.length < 2) return { usage };
   const files: { file: string; text: string }[] = [];
@@ -40,11 +45,19 @@ export function tracesCommand(rest: string[], o: { task?: string | undefined; id
   };
 }
 
-async function importFiles(call: Call, files: { file: string; text: string }[], task: string | undefined, io: Io): Promise<number> {
+async function importFiles(
+  call: Call,
+  files: { file: string; text: string }[],
+  task: string | undefined,
+  io: Io,
+): Promise<number> {
   const n = { stored: 0, duplicate: 0, refused: 0 };
   for (const { file, text } of files) {
-    const r = (await call('trajectories.importTrace', { traceJsonl: text, ...(task ? { taskId: task } : {}) })) as ApiResult<ImportOut>;
-    if (io.json) io.out(JSON.stringify({ file, ...r }) + '\n');
+    const r = (await call('trajectories.importTrace', {
+      traceJsonl: text,
+      ...(task ? { taskId: task } : {}),
+    })) as ApiResult<ImportOut>;
+    if (io.json) io.out(`${JSON.stringify({ file, ...r })}\n`);
     if (!r.ok) {
       n.refused++;
       io.err(`${file}: error ${r.error.code}: ${r.error.message}\n`);

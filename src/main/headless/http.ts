@@ -7,10 +7,19 @@ import type { Core } from '../core';
 import { parseJsonText } from '../core/lib/json-input';
 import { serveStatic } from './static-files';
 
-export type HttpServerOptions = { core: Core; port?: number; token?: string; rendererDir?: string; maxBodyBytes?: number };
+export type HttpServerOptions = {
+  core: Core;
+  port?: number;
+  token?: string;
+  rendererDir?: string;
+  maxBodyBytes?: number;
+};
 export type HttpServer = { url: string; port: number; token: string; close(): Promise<void> };
 
-const fail = (code: 'BAD_REQUEST' | 'UNAUTHORIZED', message: string): ApiResult<never> => ({ ok: false, error: { code, message } });
+const fail = (code: 'BAD_REQUEST' | 'UNAUTHORIZED', message: string): ApiResult<never> => ({
+  ok: false,
+  error: { code, message },
+});
 
 /**
  * The contract over HTTP on 127.0.0.1 only: POST /rpc/:name, GET /rpc (index), GET /events (SSE),
@@ -29,20 +38,42 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   };
   const sendJson = (res: http.ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'cache-control': 'no-store',
+    });
     res.end(text);
   };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // DNS-rebinding guard: a page on another name that resolves to 127.0.0.1 must not reach us.
-    if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/.test(req.headers.host ?? '')) return sendJson(res, 403, fail('UNAUTHORIZED', `host ${req.headers.host} is not allowed`));
+    if (!/^(127\.0\.0\.1|localhost)(:\d+)?$/.test(req.headers.host ?? ''))
+      return sendJson(res, 403, fail('UNAUTHORIZED', `host ${req.headers.host} is not allowed`));
     const isApi = url.pathname === '/rpc' || url.pathname.startsWith('/rpc/') || url.pathname === '/events';
     if (!isApi) return serveStatic(o.rendererDir, url.pathname, res);
-    if (!authorized(req, url)) return sendJson(res, 401, fail('UNAUTHORIZED', 'missing or wrong token: send "Authorization: Bearer <token>" (printed by `coworkenv serve`)'));
+    if (!authorized(req, url))
+      return sendJson(
+        res,
+        401,
+        fail(
+          'UNAUTHORIZED',
+          'missing or wrong token: send "Authorization: Bearer <token>" (printed by `coworkenv serve`)',
+        ),
+      );
     if (url.pathname === '/events') return openEventStream(req, res);
     if (url.pathname === '/rpc') {
-      return sendJson(res, 200, PROCEDURE_NAMES.map((name) => ({ name, kind: contract[name].kind, summary: contract[name].summary, input: z.toJSONSchema(contract[name].input, { io: 'input', unrepresentable: 'any' }) })));
+      return sendJson(
+        res,
+        200,
+        PROCEDURE_NAMES.map((name) => ({
+          name,
+          kind: contract[name].kind,
+          summary: contract[name].summary,
+          input: z.toJSONSchema(contract[name].input, { io: 'input', unrepresentable: 'any' }),
+        })),
+      );
     }
     if (req.method !== 'POST') return sendJson(res, 405, fail('BAD_REQUEST', `use POST for ${url.pathname}`));
     let name: string;
@@ -64,7 +95,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     req.on('end', async () => {
       if (res.headersSent) return;
       const text = Buffer.concat(chunks).toString('utf8');
-      let input: unknown = undefined;
+      let input: unknown;
       if (text.trim() !== '') {
         const parsed = parseJsonText(text, 'request body');
         if (!parsed.ok) return sendJson(res, 400, fail('BAD_REQUEST', parsed.message));

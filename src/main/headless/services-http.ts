@@ -12,7 +12,11 @@ export type ServicesServer = { ports: Record<string, number>; close(): Promise<v
  * port shifted by `portBase - 9100`, answering exactly what the in-process call answers (the
  * same ServiceInstance.request), so Claw-Eval's own runner or any harness can use them.
  */
-export async function serveEnvironment(env: Environment, portBase = 9100, errors?: ErrorInjection): Promise<ServicesServer> {
+export async function serveEnvironment(
+  env: Environment,
+  portBase = 9100,
+  errors?: ErrorInjection,
+): Promise<ServicesServer> {
   const servers: http.Server[] = [];
   const ports: Record<string, number> = {};
   for (const [id, inst] of env.services) {
@@ -28,7 +32,15 @@ export async function serveEnvironment(env: Environment, portBase = 9100, errors
             body = parsePyJson(text);
           } catch (err) {
             // FastAPI's answer to a body that is not JSON.
-            const detail = [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (err as Error).message } }];
+            const detail = [
+              {
+                type: 'json_invalid',
+                loc: ['body', 0],
+                msg: 'JSON decode error',
+                input: {},
+                ctx: { error: (err as Error).message },
+              },
+            ];
             res.writeHead(422, { 'content-type': 'application/json' });
             res.end(JSON.stringify({ detail }));
             return;
@@ -38,7 +50,10 @@ export async function serveEnvironment(env: Environment, portBase = 9100, errors
         const method = req.method ?? 'GET';
         const answer = () => {
           const r = inst.request(method, path, body);
-          res.writeHead(r.status, { 'content-type': r.json !== undefined ? 'application/json' : 'text/plain; charset=utf-8', ...r.headers });
+          res.writeHead(r.status, {
+            'content-type': r.json !== undefined ? 'application/json' : 'text/plain; charset=utf-8',
+            ...r.headers,
+          });
           res.end(responseBodyText(r));
         };
         // Claw-Eval's error middleware: injected errors never reach the handler (not audited).
@@ -60,6 +75,9 @@ export async function serveEnvironment(env: Environment, portBase = 9100, errors
   }
   return {
     ports,
-    close: () => Promise.all(servers.map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r()))))).then(() => {}),
+    close: () =>
+      Promise.all(servers.map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r()))))).then(
+        () => {},
+      ),
   };
 }

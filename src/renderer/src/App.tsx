@@ -22,7 +22,13 @@ export function App() {
       <nav className="nav" aria-label="Main">
         <div className="brand">CoworkEnv Studio</div>
         {PAGES.map((p) => (
-          <button key={p.id} className={p.id === page ? 'active' : ''} aria-current={p.id === page ? 'page' : undefined} onClick={() => go(p.id)}>
+          <button
+            type="button"
+            key={p.id}
+            className={p.id === page ? 'active' : ''}
+            aria-current={p.id === page ? 'page' : undefined}
+            onClick={() => go(p.id)}
+          >
             {p.label}
           </button>
         ))}

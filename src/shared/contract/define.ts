@@ -17,7 +17,10 @@ export type ProcedureDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = 
 type Def<I extends z.ZodType, O extends z.ZodType> = Omit<ProcedureDef<I, O>, 'kind'>;
 
 export const query = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'query' as const });
-export const mutation = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'mutation' as const });
+export const mutation = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({
+  ...d,
+  kind: 'mutation' as const,
+});
 export const job = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'job' as const });
 
 export const AppErrorCode = z.enum([

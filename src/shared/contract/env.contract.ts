@@ -6,7 +6,7 @@ const PyJsonText = z.string().describe('JSON text written as Python json.dumps w
 export const envContract = {
   'env.replay': query({
     summary:
-      "Run tool calls (JSONL text, one {\"tool\", \"args\"} per line) in a fresh environment of a task's services and answer each dispatch and every service's audit collections.",
+      'Run tool calls (JSONL text, one {"tool", "args"} per line) in a fresh environment of a task\'s services and answer each dispatch and every service\'s audit collections.',
     input: z.object({
       taskId: z.string().min(1),
       callsJsonl: z.string().max(64 * 1024 * 1024),
@@ -22,7 +22,16 @@ export const envContract = {
     output: z.object({
       mode: z.enum(['parity', 'fixed']),
       dispatches: z.array(
-        z.object({ tool: z.string(), status: z.number().int(), isError: z.boolean(), text: z.string(), body: PyJsonText, latencyMs: z.number(), delayMs: z.number().optional(), repaired: z.string().optional() }),
+        z.object({
+          tool: z.string(),
+          status: z.number().int(),
+          isError: z.boolean(),
+          text: z.string(),
+          body: PyJsonText,
+          latencyMs: z.number(),
+          delayMs: z.number().optional(),
+          repaired: z.string().optional(),
+        }),
       ),
       audits: z.record(z.string(), PyJsonText),
     }),

@@ -4,7 +4,14 @@ import { z } from 'zod';
 export const eventSchemas = {
   /** A table changed (by this process, a job worker or another process such as the CLI): grids refetch. */
   'table.changed': z.object({ table: z.string(), ids: z.array(z.number()).optional() }),
-  'job.progress': z.object({ jobId: z.string(), name: z.string(), state: z.string(), done: z.number(), total: z.number(), message: z.string() }),
+  'job.progress': z.object({
+    jobId: z.string(),
+    name: z.string(),
+    state: z.string(),
+    done: z.number(),
+    total: z.number(),
+    message: z.string(),
+  }),
 } as const;
 export type EventName = keyof typeof eventSchemas;
 export type EventPayload<E extends EventName> = z.infer<(typeof eventSchemas)[E]>;

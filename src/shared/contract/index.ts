@@ -10,7 +10,16 @@ import { gradingContract } from './grading.contract';
 import { trajectoriesContract } from './trajectories.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
-export const contract = { ...workspaceContract, ...planContract, ...jobsContract, ...tasksContract, ...envContract, ...validationContract, ...gradingContract, ...trajectoriesContract } as const;
+export const contract = {
+  ...workspaceContract,
+  ...planContract,
+  ...jobsContract,
+  ...tasksContract,
+  ...envContract,
+  ...validationContract,
+  ...gradingContract,
+  ...trajectoriesContract,
+} as const;
 
 export type Contract = typeof contract;
 export type ProcedureName = keyof Contract;

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { mutation, query, job } from './define';
 import { pageInput } from './entities/grid-query';
-import { DIFFICULTIES, LANGUAGES, SCENARIOS, ServiceId, Slot, SlotFieldName, SlotId, SlotInput, SlotSortField } from './entities/slot';
+import {
+  DIFFICULTIES,
+  LANGUAGES,
+  SCENARIOS,
+  ServiceId,
+  Slot,
+  SlotFieldName,
+  SlotId,
+  SlotInput,
+  SlotSortField,
+} from './entities/slot';
 
 const SlotChange = z.object({ id: SlotId, field: SlotFieldName, before: z.unknown(), after: z.unknown() });
 const JobStarted = z.object({ jobId: z.string() });
@@ -34,9 +44,13 @@ export const planContract = {
     output: z.object({ slots: z.array(Slot) }),
   }),
   'plan.update': mutation({
-    summary: 'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit writes nothing.',
+    summary:
+      'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit writes nothing.',
     input: z.object({
-      edits: z.array(z.object({ id: SlotId, field: SlotFieldName, value: z.unknown() })).min(1).max(10_000),
+      edits: z
+        .array(z.object({ id: SlotId, field: SlotFieldName, value: z.unknown() }))
+        .min(1)
+        .max(10_000),
     }),
     output: z.object({ changes: z.array(SlotChange), slots: z.array(Slot) }),
   }),
@@ -55,7 +69,12 @@ export const planContract = {
       'Bulk paste of spreadsheet rows: a row with an id updates that slot, a row without one creates a slot. Cells are text as a spreadsheet gives them; all rows are validated first and one bad cell writes nothing.',
     input: z.object({
       rows: z
-        .array(z.object({ id: SlotId.optional(), values: z.partialRecord(SlotFieldName, z.union([z.string(), z.number(), z.array(z.string())])) }))
+        .array(
+          z.object({
+            id: SlotId.optional(),
+            values: z.partialRecord(SlotFieldName, z.union([z.string(), z.number(), z.array(z.string())])),
+          }),
+        )
         .min(1)
         .max(10_000),
     }),
@@ -73,10 +92,19 @@ export const planContract = {
       family: z.string().trim().min(1).max(60).default('grid'),
       serviceSets: z.array(z.array(ServiceId).min(1)).min(1).max(200),
       categories: z.array(z.string().trim().min(1).max(60)).min(1).max(100),
-      difficulties: z.array(z.enum(DIFFICULTIES)).min(1).default([...DIFFICULTIES]),
-      languages: z.array(z.enum(LANGUAGES)).min(1).default([...LANGUAGES]),
+      difficulties: z
+        .array(z.enum(DIFFICULTIES))
+        .min(1)
+        .default([...DIFFICULTIES]),
+      languages: z
+        .array(z.enum(LANGUAGES))
+        .min(1)
+        .default([...LANGUAGES]),
       scenarios: z.array(z.enum(SCENARIOS)).min(1).default(['single_service']),
-      referenceDates: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)).min(1).max(1000),
+      referenceDates: z
+        .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/))
+        .min(1)
+        .max(1000),
       targetCount: z.number().int().min(0).max(100_000).default(1),
       batchSize: z.number().int().min(1).max(50_000).default(5_000),
     }),

@@ -32,8 +32,14 @@ export const TrajectorySortField = z.enum(['id', 'task_id', 'model', 'score', 'p
 export const trajectoriesContract = {
   'trajectories.importTrace': mutation({
     summary:
-      "Store a Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else stored ungraded, with a warning). The same trace imported again is reported as a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.",
-    input: z.object({ traceJsonl: z.string().min(1).max(256 * 1024 * 1024), taskId: z.string().min(1).optional() }),
+      'Store a Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else stored ungraded, with a warning). The same trace imported again is reported as a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
+    input: z.object({
+      traceJsonl: z
+        .string()
+        .min(1)
+        .max(256 * 1024 * 1024),
+      taskId: z.string().min(1).optional(),
+    }),
     output: z.object({
       id: z.number().int(),
       taskId: z.string(),
@@ -45,7 +51,8 @@ export const trajectoriesContract = {
     }),
   }),
   'trajectories.list': query({
-    summary: 'One page of stored trajectories, sorted and filtered in SQL on indexed columns; total counts the filtered rows.',
+    summary:
+      'One page of stored trajectories, sorted and filtered in SQL on indexed columns; total counts the filtered rows.',
     input: pageInput(TrajectorySortField),
     output: z.object({ rows: z.array(TrajectoryRow), total: z.number().int() }),
   }),

@@ -3,7 +3,15 @@ import { job, query } from './define';
 import { TaskSpec } from './entities/task-spec';
 
 /** The validators of DESIGN.md §6, in the order they run. */
-export const VALIDATORS = ['structure', 'services_records', 'weights', 'tool_constraints', 'leakage', 'grading_consistency', 'solvability'] as const;
+export const VALIDATORS = [
+  'structure',
+  'services_records',
+  'weights',
+  'tool_constraints',
+  'leakage',
+  'grading_consistency',
+  'solvability',
+] as const;
 export const ValidatorName = z.enum(VALIDATORS);
 
 export const Verdict = z.object({
@@ -28,12 +36,14 @@ export const ValidationStatus = z.enum(['valid', 'invalid', 'unvalidated']);
 
 export const validationContract = {
   'validation.run': job({
-    summary: 'Validate stored tasks (the given ids, or all) in a worker; each task gets a report and a status in the tasks grid.',
+    summary:
+      'Validate stored tasks (the given ids, or all) in a worker; each task gets a report and a status in the tasks grid.',
     input: z.object({ taskIds: z.array(z.string().min(1)).max(100_000).optional(), all: z.boolean().default(false) }),
     output: z.object({ jobId: z.string() }),
   }),
   'validation.report': query({
-    summary: "A task's validation status and every stored round: each validator's verdict, its messages, and the diff between rounds.",
+    summary:
+      "A task's validation status and every stored round: each validator's verdict, its messages, and the diff between rounds.",
     input: z.object({ taskId: z.string().min(1) }),
     output: z.object({ taskId: z.string(), status: ValidationStatus, rounds: z.array(ValidationRound) }),
   }),

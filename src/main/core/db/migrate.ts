@@ -22,7 +22,9 @@ export function migrate(db: Db, file: string, upTo = SCHEMA_VERSION, readOnly = 
     );
   }
   if (current < upTo && readOnly) {
-    throw new WorkspaceError(`${file} is read-only and needs an upgrade from schema ${current} to ${upTo}; make it writable once to upgrade it`);
+    throw new WorkspaceError(
+      `${file} is read-only and needs an upgrade from schema ${current} to ${upTo}; make it writable once to upgrade it`,
+    );
   }
   for (let v = current; v < upTo; v++) {
     const m = MIGRATIONS[v]!;

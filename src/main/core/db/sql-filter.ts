@@ -18,32 +18,53 @@ const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 function condition(col: Column, c: FilterCondition, field: string): Where {
   const v = c.value;
   const need = () => {
-    if (v === undefined || v === '') throw new AppError('INVALID_INPUT', `filter on ${field}: ${c.op} needs a value`, [{ path: ['filters', field], message: 'value required' }]);
+    if (v === undefined || v === '')
+      throw new AppError('INVALID_INPUT', `filter on ${field}: ${c.op} needs a value`, [
+        { path: ['filters', field], message: 'value required' },
+      ]);
     return col.kind === 'number' ? Number(v) : String(v);
   };
   const textOnly = () => {
-    if (col.kind !== 'text') throw new AppError('INVALID_INPUT', `filter on ${field}: ${c.op} applies to text columns only`, [{ path: ['filters', field], message: 'text operator on a number column' }]);
+    if (col.kind !== 'text')
+      throw new AppError('INVALID_INPUT', `filter on ${field}: ${c.op} applies to text columns only`, [
+        { path: ['filters', field], message: 'text operator on a number column' },
+      ]);
     return like(String(need()));
   };
   const s = col.selective === false ? `+${col.sql}` : col.sql;
   switch (c.op) {
-    case 'contains': return { sql: `${s} LIKE ? ESCAPE '\\'`, params: [`%${textOnly()}%`] };
-    case 'notContains': return { sql: `${s} NOT LIKE ? ESCAPE '\\'`, params: [`%${textOnly()}%`] };
-    case 'startsWith': return { sql: `${s} LIKE ? ESCAPE '\\'`, params: [`${textOnly()}%`] };
-    case 'endsWith': return { sql: `${s} LIKE ? ESCAPE '\\'`, params: [`%${textOnly()}`] };
-    case 'equals': return { sql: `${s} = ?`, params: [need()] };
-    case 'notEqual': return { sql: `${s} != ?`, params: [need()] };
-    case 'lessThan': return { sql: `${s} < ?`, params: [need()] };
-    case 'lessThanOrEqual': return { sql: `${s} <= ?`, params: [need()] };
-    case 'greaterThan': return { sql: `${s} > ?`, params: [need()] };
-    case 'greaterThanOrEqual': return { sql: `${s} >= ?`, params: [need()] };
+    case 'contains':
+      return { sql: `${s} LIKE ? ESCAPE '\\'`, params: [`%${textOnly()}%`] };
+    case 'notContains':
+      return { sql: `${s} NOT LIKE ? ESCAPE '\\'`, params: [`%${textOnly()}%`] };
+    case 'startsWith':
+      return { sql: `${s} LIKE ? ESCAPE '\\'`, params: [`${textOnly()}%`] };
+    case 'endsWith':
+      return { sql: `${s} LIKE ? ESCAPE '\\'`, params: [`%${textOnly()}`] };
+    case 'equals':
+      return { sql: `${s} = ?`, params: [need()] };
+    case 'notEqual':
+      return { sql: `${s} != ?`, params: [need()] };
+    case 'lessThan':
+      return { sql: `${s} < ?`, params: [need()] };
+    case 'lessThanOrEqual':
+      return { sql: `${s} <= ?`, params: [need()] };
+    case 'greaterThan':
+      return { sql: `${s} > ?`, params: [need()] };
+    case 'greaterThanOrEqual':
+      return { sql: `${s} >= ?`, params: [need()] };
     case 'inRange': {
       const to = c.valueTo;
-      if (to === undefined || to === '') throw new AppError('INVALID_INPUT', `filter on ${field}: inRange needs valueTo`, [{ path: ['filters', field], message: 'valueTo required' }]);
+      if (to === undefined || to === '')
+        throw new AppError('INVALID_INPUT', `filter on ${field}: inRange needs valueTo`, [
+          { path: ['filters', field], message: 'valueTo required' },
+        ]);
       return { sql: `${s} BETWEEN ? AND ?`, params: [need(), col.kind === 'number' ? Number(to) : String(to)] };
     }
-    case 'blank': return { sql: `(${s} IS NULL OR ${s} = '')`, params: [] };
-    case 'notBlank': return { sql: `(${s} IS NOT NULL AND ${s} != '')`, params: [] };
+    case 'blank':
+      return { sql: `(${s} IS NULL OR ${s} = '')`, params: [] };
+    case 'notBlank':
+      return { sql: `(${s} IS NOT NULL AND ${s} != '')`, params: [] };
   }
 }
 
@@ -59,7 +80,11 @@ export type PageQuery = {
  * `orderByScan` is the same order with `+` on the sort columns, which stops SQLite from walking
  * their indexes (see preferScan); it equals `orderBy` when the order starts with the primary key.
  */
-export function compilePage(q: PageQuery, columns: ColumnMap, pk = 'id'): { where: Where; orderBy: string; orderByScan: string } {
+export function compilePage(
+  q: PageQuery,
+  columns: ColumnMap,
+  pk = 'id',
+): { where: Where; orderBy: string; orderByScan: string } {
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const f of q.filters) {
@@ -76,7 +101,10 @@ export function compilePage(q: PageQuery, columns: ColumnMap, pk = 'id'): { wher
   });
   if (!terms.some((t) => t.sql === pk)) terms.push({ sql: pk, dir: q.sort[0]?.dir === 'desc' ? 'DESC' : 'ASC' });
   const orderBy = `ORDER BY ${terms.map((t) => `${t.sql} ${t.dir}`).join(', ')}`;
-  const orderByScan = terms[0]?.sql === pk ? orderBy : `ORDER BY ${terms.map((t) => `${t.sql === pk ? '' : '+'}${t.sql} ${t.dir}`).join(', ')}`;
+  const orderByScan =
+    terms[0]?.sql === pk
+      ? orderBy
+      : `ORDER BY ${terms.map((t) => `${t.sql === pk ? '' : '+'}${t.sql} ${t.dir}`).join(', ')}`;
   return { where: { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params }, orderBy, orderByScan };
 }
 

@@ -83,7 +83,9 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
     if (err instanceof WorkspaceError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new WorkspaceError(`${file} is not a CoworkEnv workspace: the file is not an SQLite database or is corrupted`);
+      throw new WorkspaceError(
+        `${file} is not a CoworkEnv workspace: the file is not an SQLite database or is corrupted`,
+      );
     }
     throw new WorkspaceError(`cannot open workspace ${file}: ${(err as Error).message}`);
   }

@@ -10,7 +10,8 @@ export function watchExternalChanges(db: Db, events: CoreEvents, intervalMs: num
   if (intervalMs <= 0) return () => {};
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const versions = db.prepare('SELECT table_name, version FROM table_versions');
-  const read = () => new Map((versions.all() as { table_name: string; version: number }[]).map((r) => [r.table_name, r.version]));
+  const read = () =>
+    new Map((versions.all() as { table_name: string; version: number }[]).map((r) => [r.table_name, r.version]));
   let lastData = dataVersion.get() as number;
   let known = read();
   const timer = setInterval(() => {
@@ -28,5 +29,7 @@ export function watchExternalChanges(db: Db, events: CoreEvents, intervalMs: num
 
 /** Called inside a write transaction for each table it touched. */
 export function bumpTableVersion(db: Db, table: string): void {
-  db.prepare('INSERT INTO table_versions (table_name, version) VALUES (?, 1) ON CONFLICT (table_name) DO UPDATE SET version = version + 1').run(table);
+  db.prepare(
+    'INSERT INTO table_versions (table_name, version) VALUES (?, 1) ON CONFLICT (table_name) DO UPDATE SET version = version + 1',
+  ).run(table);
 }

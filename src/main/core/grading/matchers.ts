@@ -46,7 +46,11 @@ export function matchValue(value: unknown, m: Matcher): boolean {
     return (Array.isArray(value) ? value.map(text) : [text(value)]).some((h) => re.test(h));
   }
   const n = num(value);
-  return n !== undefined && (m.range.min === undefined || n >= m.range.min) && (m.range.max === undefined || n <= m.range.max);
+  return (
+    n !== undefined &&
+    (m.range.min === undefined || n >= m.range.min) &&
+    (m.range.max === undefined || n <= m.range.max)
+  );
 }
 
 export function matchFields(obj: unknown, fields: Record<string, Matcher> | undefined): boolean {

@@ -23,7 +23,12 @@ export function pyRound(x: number, n: number): number {
   const r2 = (num % den) * 2n;
   if (r2 > den || (r2 === den && q % 2n === 1n)) q += 1n;
   const digits = q.toString();
-  const s = n > 0 ? (digits.length > n ? `${digits.slice(0, -n)}.${digits.slice(-n)}` : `0.${digits.padStart(n, '0')}`) : `${digits}${'0'.repeat(-n)}`;
+  const s =
+    n > 0
+      ? digits.length > n
+        ? `${digits.slice(0, -n)}.${digits.slice(-n)}`
+        : `0.${digits.padStart(n, '0')}`
+      : `${digits}${'0'.repeat(-n)}`;
   const out = Number(s);
   return neg ? -out : out;
 }

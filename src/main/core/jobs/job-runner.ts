@@ -68,7 +68,8 @@ export class JobRunner {
   start(name: string, input: unknown): string {
     const def = JOB_DEFINITIONS[name];
     if (!def) throw new AppError('INTERNAL', `no job body for ${name}`);
-    if (this.o.workspacePath === ':memory:') throw new AppError('WORKSPACE_ERROR', 'jobs need a workspace file (worker threads open their own connection)');
+    if (this.o.workspacePath === ':memory:')
+      throw new AppError('WORKSPACE_ERROR', 'jobs need a workspace file (worker threads open their own connection)');
     const id = randomUUID();
     this.repo.create({ id, name, input, total: def.total(input as never), owner: this.owner, now: this.o.now() });
     this.spawn(id);
@@ -78,8 +79,12 @@ export class JobRunner {
   resume(id: string): Job {
     const job = this.repo.get(id);
     if (!job) throw notFound(`job ${id}`);
-    if (!['interrupted', 'failed', 'cancelled'].includes(job.state)) throw new AppError('CONFLICT', `job ${id} is ${job.state}; only interrupted, failed or cancelled jobs resume`);
-    this.repo.setState(id, 'queued', this.o.now(), { message: `queued to resume after ${job.done}`, owner: this.owner });
+    if (!['interrupted', 'failed', 'cancelled'].includes(job.state))
+      throw new AppError('CONFLICT', `job ${id} is ${job.state}; only interrupted, failed or cancelled jobs resume`);
+    this.repo.setState(id, 'queued', this.o.now(), {
+      message: `queued to resume after ${job.done}`,
+      owner: this.owner,
+    });
     this.spawn(id);
     return this.repo.get(id)!;
   }
@@ -112,14 +117,26 @@ export class JobRunner {
 
   private spawn(id: string): void {
     const entry = this.o.workerEntry ?? defaultWorkerEntry();
-    const data: WorkerData = { workspacePath: this.o.workspacePath, jobId: id, clockOffsetMs: this.o.clockOffsetMs, ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}) };
+    const data: WorkerData = {
+      workspacePath: this.o.workspacePath,
+      jobId: id,
+      clockOffsetMs: this.o.clockOffsetMs,
+      ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
+    };
     const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
     this.workers.set(id, worker);
     const job = this.repo.get(id)!;
     this.emitProgress(job);
     worker.on('message', (m: WorkerMessage) => {
       for (const table of m.tables) this.o.events.emit('table.changed', { table });
-      this.o.events.emit('job.progress', { jobId: id, name: job.name, state: 'running', done: m.done, total: m.total, message: m.message });
+      this.o.events.emit('job.progress', {
+        jobId: id,
+        name: job.name,
+        state: 'running',
+        done: m.done,
+        total: m.total,
+        message: m.message,
+      });
     });
     let crash: string | undefined;
     worker.on('error', (err) => {
@@ -131,7 +148,10 @@ export class JobRunner {
       if (!this.o.db.open) return;
       let final = this.repo.get(id)!;
       if (!FINAL.includes(final.state)) {
-        this.repo.setState(id, 'failed', this.o.now(), { message: 'failed', error: crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing' });
+        this.repo.setState(id, 'failed', this.o.now(), {
+          message: 'failed',
+          error: crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing',
+        });
         final = this.repo.get(id)!;
       }
       this.emitProgress(final);
@@ -142,6 +162,13 @@ export class JobRunner {
   }
 
   private emitProgress(j: Job): void {
-    this.o.events.emit('job.progress', { jobId: j.id, name: j.name, state: j.state, done: j.done, total: j.total, message: j.message });
+    this.o.events.emit('job.progress', {
+      jobId: j.id,
+      name: j.name,
+      state: j.state,
+      done: j.done,
+      total: j.total,
+      message: j.message,
+    });
   }
 }

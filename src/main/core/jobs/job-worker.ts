@@ -33,13 +33,20 @@ try {
         jobs.advance(job.id, doneAfter, message, now());
         for (const t of tables) bumpTableVersion(db, t);
       }).immediate();
-      parentPort!.postMessage({ type: 'progress', done: doneAfter, total: job.total, message, tables } satisfies WorkerMessage);
+      parentPort!.postMessage({
+        type: 'progress',
+        done: doneAfter,
+        total: job.total,
+        message,
+        tables,
+      } satisfies WorkerMessage);
     },
   };
   def.run(ctx, input);
   jobs.setState(job.id, 'done', now(), { message: 'done' });
 } catch (err) {
-  if (err instanceof JobCancelled) jobs.setState(data.jobId, 'cancelled', now(), { message: 'cancelled; committed batches kept' });
+  if (err instanceof JobCancelled)
+    jobs.setState(data.jobId, 'cancelled', now(), { message: 'cancelled; committed batches kept' });
   else jobs.setState(data.jobId, 'failed', now(), { message: 'failed', error: (err as Error).message });
 } finally {
   db.close();

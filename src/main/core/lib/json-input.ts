@@ -1,5 +1,8 @@
 /** Parses JSON text and, on failure, names the source with line and column (Node reports only a position). */
-export function parseJsonText(text: string, source: string): { ok: true; value: unknown } | { ok: false; message: string } {
+export function parseJsonText(
+  text: string,
+  source: string,
+): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {

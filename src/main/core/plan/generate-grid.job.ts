@@ -6,7 +6,14 @@ import type { JobDefinition } from '../jobs/job-definition';
 type Input = ParsedInput<'plan.generateGrid'>;
 
 /** Dimension sizes in the order the cross product varies them (last varies fastest). */
-const dims = (i: Input) => [i.serviceSets.length, i.categories.length, i.difficulties.length, i.languages.length, i.scenarios.length, i.referenceDates.length];
+const dims = (i: Input) => [
+  i.serviceSets.length,
+  i.categories.length,
+  i.difficulties.length,
+  i.languages.length,
+  i.scenarios.length,
+  i.referenceDates.length,
+];
 
 /**
  * Unit n of the cross product, computed from n alone so a resumed job regenerates exactly the

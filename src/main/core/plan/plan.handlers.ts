@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SlotFields, SlotInput, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
 import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
@@ -9,18 +9,29 @@ import type { HandlerMap } from '../rpc/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
 
 const issuesOf = (err: z.ZodError, prefix: (string | number)[]): Issue[] =>
-  err.issues.map((i) => ({ path: [...prefix, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], message: i.message }));
+  err.issues.map((i) => ({
+    path: [...prefix, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    message: i.message,
+  }));
 
 /** Validates every row before anything is written: one bad cell rejects the whole batch. */
 function validateAll<T>(items: T[], check: (item: T, i: number) => Issue[]): void {
   const issues = items.flatMap(check);
   if (issues.length) {
     const first = issues[0]!;
-    throw new AppError('INVALID_INPUT', `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ${first.path.join('.')}: ${first.message})`, issues.slice(0, 200));
+    throw new AppError(
+      'INVALID_INPUT',
+      `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ${first.path.join('.')}: ${first.message})`,
+      issues.slice(0, 200),
+    );
   }
 }
 
-function parseField(field: SlotField, value: unknown, path: (string | number)[]): { ok: true; value: unknown } | { ok: false; issues: Issue[] } {
+function parseField(
+  field: SlotField,
+  value: unknown,
+  path: (string | number)[],
+): { ok: true; value: unknown } | { ok: false; issues: Issue[] } {
   const r = SlotFields[field].safeParse(value);
   return r.success ? { ok: true, value: r.data } : { ok: false, issues: issuesOf(r.error, [...path, field]) };
 }
@@ -40,7 +51,10 @@ export const planHandlers = {
     const repo = slotsRepo(ctx.db);
     const now = ctx.now();
     const slots = input.rows.map((r) => repo.insert(r, now));
-    ctx.touch('coverage_slots', slots.map((s) => s.id));
+    ctx.touch(
+      'coverage_slots',
+      slots.map((s) => s.id),
+    );
     return { slots };
   },
 
@@ -85,13 +99,18 @@ export const planHandlers = {
     });
     const now = ctx.now();
     const slots = input.slots.map((s) => repo.insert(s, now, s.created_at));
-    ctx.touch('coverage_slots', slots.map((s) => s.id));
+    ctx.touch(
+      'coverage_slots',
+      slots.map((s) => s.id),
+    );
     return { slots };
   },
 
   'plan.paste': (input, ctx) => {
     const repo = slotsRepo(ctx.db);
-    type Prepared = { kind: 'create'; row: z.output<typeof SlotInput> } | { kind: 'update'; id: number; values: [SlotField, unknown][] };
+    type Prepared =
+      | { kind: 'create'; row: z.output<typeof SlotInput> }
+      | { kind: 'update'; id: number; values: [SlotField, unknown][] };
     const prepared: Prepared[] = [];
     validateAll(input.rows, (row, i) => {
       if (row.id !== undefined) {
@@ -130,16 +149,26 @@ export const planHandlers = {
     const repo = slotsRepo(ctx.db);
     const now = ctx.now();
     const slots = demoPlan.slots.map((r) => repo.insert(SlotInput.parse(r), now));
-    ctx.touch('coverage_slots', slots.map((s) => s.id));
+    ctx.touch(
+      'coverage_slots',
+      slots.map((s) => s.id),
+    );
     return { slots };
   },
 
   'plan.generateGrid': (input, ctx) => {
     // Validate every dimension value now, so the worker never fails half-way on bad input.
-    validateAll(input.serviceSets, (set, i) => { const r = SlotFields.services.safeParse(set); return r.success ? [] : issuesOf(r.error, ['serviceSets', i]); });
-    validateAll(input.referenceDates, (d, i) => { const r = SlotFields.reference_date.safeParse(d); return r.success ? [] : issuesOf(r.error, ['referenceDates', i]); });
+    validateAll(input.serviceSets, (set, i) => {
+      const r = SlotFields.services.safeParse(set);
+      return r.success ? [] : issuesOf(r.error, ['serviceSets', i]);
+    });
+    validateAll(input.referenceDates, (d, i) => {
+      const r = SlotFields.reference_date.safeParse(d);
+      return r.success ? [] : issuesOf(r.error, ['referenceDates', i]);
+    });
     const total = generateGridJob.total(input);
-    if (total > 5_000_000) throw new AppError('INVALID_INPUT', `the grid has ${total} slots; at most 5,000,000 per job`);
+    if (total > 5_000_000)
+      throw new AppError('INVALID_INPUT', `the grid has ${total} slots; at most 5,000,000 per job`);
     slotAt(input, 0);
     return { jobId: ctx.jobs.start('plan.generateGrid', input) };
   },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
 import type { HandlerContext } from '../context';
 import { bumpTableVersion } from '../events/change-watcher';
@@ -8,8 +8,11 @@ import { handlers } from './handlers';
 const zodIssues = (err: z.ZodError) =>
   err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
 
-const describe = (issues: { path: (string | number)[]; message: string }[]) =>
-  issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
+const describeIssues = (issues: { path: (string | number)[]; message: string }[]) =>
+  issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
+    .join('; ');
 
 export type DispatchOptions = { checkOutput?: boolean };
 
@@ -20,23 +23,36 @@ export type DispatchOptions = { checkOutput?: boolean };
 export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: DispatchOptions = {}) {
   return async function dispatch(name: string, rawInput: unknown): Promise<ApiResult<unknown>> {
     try {
-      if (!isProcedureName(name)) throw new AppError('UNKNOWN_PROCEDURE', `unknown procedure "${name}"; \`coworkenv procedures\` lists them`);
+      if (!isProcedureName(name))
+        throw new AppError('UNKNOWN_PROCEDURE', `unknown procedure "${name}"; \`coworkenv procedures\` lists them`);
       const def = contract[name];
       const parsed = def.input.safeParse(rawInput ?? {});
       if (!parsed.success) {
         const issues = zodIssues(parsed.error);
-        throw new AppError('INVALID_INPUT', `invalid input for ${name}: ${describe(issues)}`, issues);
+        throw new AppError('INVALID_INPUT', `invalid input for ${name}: ${describeIssues(issues)}`, issues);
       }
-      const data = def.kind === 'query' ? await runQuery(name, parsed.data) : def.kind === 'mutation' ? runWrite(name, parsed.data) : runJob(name, parsed.data);
+      const data =
+        def.kind === 'query'
+          ? await runQuery(name, parsed.data)
+          : def.kind === 'mutation'
+            ? runWrite(name, parsed.data)
+            : runJob(name, parsed.data);
       if (opts.checkOutput) {
         const out = def.output.safeParse(data);
-        if (!out.success) throw new AppError('INTERNAL', `handler for ${name} answered an invalid output: ${describe(zodIssues(out.error))}`);
+        if (!out.success)
+          throw new AppError(
+            'INTERNAL',
+            `handler for ${name} answered an invalid output: ${describeIssues(zodIssues(out.error))}`,
+          );
       }
       return { ok: true, data };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toBody() };
       if ((err as { code?: string }).code === 'SQLITE_READONLY') {
-        return { ok: false, error: { code: 'READ_ONLY', message: `workspace ${base.workspacePath} is read-only; nothing was written` } };
+        return {
+          ok: false,
+          error: { code: 'READ_ONLY', message: `workspace ${base.workspacePath} is read-only; nothing was written` },
+        };
       }
       base.logger.error('procedure failed', { name, error: (err as Error).stack ?? String(err) });
       return { ok: false, error: { code: 'INTERNAL', message: `${name} failed: ${(err as Error).message}` } };
@@ -53,7 +69,8 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
    * job row committed before it looks for it.
    */
   function runJob(name: ProcedureName, input: unknown) {
-    if (base.readOnly) throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
+    if (base.readOnly)
+      throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
     const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
     const out = h(input, { ...base, touch: () => {} });
     base.events.emit('table.changed', { table: 'jobs' });
@@ -62,7 +79,8 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
 
   /** Mutations: one synchronous transaction, then announce what changed. */
   function runWrite(name: ProcedureName, input: unknown) {
-    if (base.readOnly) throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
+    if (base.readOnly)
+      throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
     const touched = new Map<string, Set<number> | undefined>();
     const ctx: HandlerContext = {
       ...base,
@@ -75,12 +93,15 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
     const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
     // IMMEDIATE: take the write lock up front. A deferred transaction that reads first and then
     // writes fails at once with SQLITE_BUSY (no busy wait) when a job worker committed in between.
-    const data = base.db.transaction(() => {
-      const out = h(input, ctx);
-      if (out instanceof Promise) throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
-      for (const table of touched.keys()) bumpTableVersion(base.db, table);
-      return out;
-    }).immediate();
+    const data = base.db
+      .transaction(() => {
+        const out = h(input, ctx);
+        if (out instanceof Promise)
+          throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
+        for (const table of touched.keys()) bumpTableVersion(base.db, table);
+        return out;
+      })
+      .immediate();
     for (const [table, ids] of touched) {
       // Large id lists are not worth shipping: a grid refetches its visible block anyway.
       base.events.emit('table.changed', ids && ids.size <= 500 ? { table, ids: [...ids] } : { table });

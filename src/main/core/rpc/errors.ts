@@ -10,7 +10,9 @@ export class AppError extends Error {
     super(message);
   }
   toBody(): AppErrorBody {
-    return this.issues ? { code: this.code, message: this.message, issues: this.issues } : { code: this.code, message: this.message };
+    return this.issues
+      ? { code: this.code, message: this.message, issues: this.issues }
+      : { code: this.code, message: this.message };
   }
 }
 

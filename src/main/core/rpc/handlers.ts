@@ -9,4 +9,13 @@ import { gradingHandlers } from '../grading/grading.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
-export const handlers: HandlerMap = { ...workspaceHandlers, ...planHandlers, ...jobsHandlers, ...tasksHandlers, ...envHandlers, ...validationHandlers, ...gradingHandlers, ...trajectoriesHandlers };
+export const handlers: HandlerMap = {
+  ...workspaceHandlers,
+  ...planHandlers,
+  ...jobsHandlers,
+  ...tasksHandlers,
+  ...envHandlers,
+  ...validationHandlers,
+  ...gradingHandlers,
+  ...trajectoriesHandlers,
+};

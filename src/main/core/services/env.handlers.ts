@@ -13,7 +13,8 @@ function parseCalls(text: string): { tool: string; args: PyValue }[] {
     const check = parseJsonText(line, `calls line ${i + 1}`);
     if (!check.ok) throw new AppError('INVALID_INPUT', check.message);
     const v = parsePyJson(line);
-    if (!isObject(v) || typeof v.tool !== 'string') throw new AppError('INVALID_INPUT', `calls line ${i + 1}: expected {"tool": name, "args": {…}}`);
+    if (!isObject(v) || typeof v.tool !== 'string')
+      throw new AppError('INVALID_INPUT', `calls line ${i + 1}: expected {"tool": name, "args": {…}}`);
     return [{ tool: v.tool, args: v.args === undefined ? {} : v.args }];
   });
 }
@@ -26,10 +27,23 @@ export const envHandlers = {
     const calls = parseCalls(input.callsJsonl);
     const pinned = input.clock ? new Date(input.clock) : undefined;
     const errors = input.errorRate > 0 ? { rate: input.errorRate, random: seededRandom(input.seed) } : undefined;
-    const env = environmentForTask({ spec: t.spec, fixtures: repo.fixtures(input.taskId) }, () => pinned ?? new Date(), { mode: input.mode, ...(errors ? { errors } : {}) });
+    const env = environmentForTask(
+      { spec: t.spec, fixtures: repo.fixtures(input.taskId) },
+      () => pinned ?? new Date(),
+      { mode: input.mode, ...(errors ? { errors } : {}) },
+    );
     const dispatches = calls.map((c) => {
       const d = env.call(c.tool, c.args);
-      return { tool: d.tool, status: d.status, isError: d.isError, text: d.text, body: dumpsPy(d.body), latencyMs: d.latencyMs, ...(d.delayMs ? { delayMs: d.delayMs } : {}), ...(d.repaired ? { repaired: d.repaired } : {}) };
+      return {
+        tool: d.tool,
+        status: d.status,
+        isError: d.isError,
+        text: d.text,
+        body: dumpsPy(d.body),
+        latencyMs: d.latencyMs,
+        ...(d.delayMs ? { delayMs: d.delayMs } : {}),
+        ...(d.repaired ? { repaired: d.repaired } : {}),
+      };
     });
     const audits = Object.fromEntries(Object.entries(env.audits()).map(([k, v]) => [k, dumpsPy(v)]));
     return { mode: input.mode, dispatches, audits };

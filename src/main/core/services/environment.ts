@@ -1,5 +1,5 @@
 import { dumpsPy, wireSnapshot, type PyObject, type PyValue } from './pyjson';
-import { responseBodyText, ServiceInstance, type ServiceResponse } from './service-instance';
+import { ServiceInstance, type ServiceResponse } from './service-instance';
 import { SERVICE_REGISTRY } from './registry';
 import { FIXED_ROUTES, repairCall, type FixedSwitch } from './fixed-mode';
 import { decideInjection, type ErrorInjection } from './error-injection';
@@ -28,7 +28,13 @@ export type EnvironmentSpec = {
    * because tasks differ (rss probes /rss/feeds in some tasks, /rss/articles in others).
    * `extraRecords`: the records of the service's `extraFixtures` (web's pages), in that order.
    */
-  services: { id: string; records: PyValue[]; extraRecords?: PyValue[][]; port?: number; probe?: { method: string; path: string } }[];
+  services: {
+    id: string;
+    records: PyValue[];
+    extraRecords?: PyValue[][];
+    port?: number;
+    probe?: { method: string; path: string };
+  }[];
   /** tool name → endpoint URL, e.g. http://localhost:9100/gmail/messages. */
   tools: { name: string; url: string }[];
   now: () => Date;
@@ -64,7 +70,10 @@ export class Environment {
     for (const s of spec.services) {
       const def = SERVICE_REGISTRY.get(s.id);
       if (!def) throw new Error(`unknown service "${s.id}"`);
-      const fixedRoutes = spec.mode === 'fixed' ? Object.fromEntries(Object.entries(FIXED_ROUTES[s.id] ?? {}).map(([path, f]) => [path, f.route])) : {};
+      const fixedRoutes =
+        spec.mode === 'fixed'
+          ? Object.fromEntries(Object.entries(FIXED_ROUTES[s.id] ?? {}).map(([path, f]) => [path, f.route]))
+          : {};
       const inst = new ServiceInstance(def, s.records, spec.now, s.extraRecords, fixedRoutes);
       this.services.set(s.id, inst);
       this.byPort.set(s.port ?? def.port, inst);
@@ -122,7 +131,8 @@ export class Environment {
         reqPath = fix.path;
         body0 = fix.args;
         repaired = { repaired: fix.switch };
-      } else if (target && FIXED_ROUTES[target.def.id]?.[path]) repaired = { repaired: FIXED_ROUTES[target.def.id]![path]!.switch };
+      } else if (target && FIXED_ROUTES[target.def.id]?.[path])
+        repaired = { repaired: FIXED_ROUTES[target.def.id]![path]!.switch };
     }
     const res = target?.request('POST', reqPath, body0);
     if (!res) {
@@ -132,11 +142,27 @@ export class Environment {
     // Upstream parses the HTTP body as JSON; a plain-text 500 fails there (§7.3).
     if (res.json === undefined) {
       const msg = 'Expecting value: line 1 column 1 (char 0)';
-      return done({ endpointUrl: url, status: 500, body: { error: msg }, text: `Error: ${msg}`, isError: true, ...delay, ...repaired });
+      return done({
+        endpointUrl: url,
+        status: 500,
+        body: { error: msg },
+        text: `Error: ${msg}`,
+        isError: true,
+        ...delay,
+        ...repaired,
+      });
     }
     // The body the dispatcher saw is a snapshot of what went over the wire (same as re-parsing it, 30× cheaper).
     const body = wireSnapshot(res.json);
-    return done({ endpointUrl: url, status: res.status, body, text: dumpsPy(body), isError: res.status >= 400, ...delay, ...repaired });
+    return done({
+      endpointUrl: url,
+      status: res.status,
+      body,
+      text: dumpsPy(body),
+      isError: res.status >= 400,
+      ...delay,
+      ...repaired,
+    });
   }
 
   /** Claw-Eval's error middleware (§6.3); tool calls are POSTs to tool routes, never exempt. */

@@ -12,15 +12,32 @@ export function decideInjection(e: ErrorInjection | undefined): Injected | undef
   if (!e || e.rate <= 0 || e.random() >= e.rate) return undefined;
   const pick = e.random();
   if (pick < 0.35) {
-    return { status: 429, headers: { 'retry-after': '2' }, body: { error: 'rate_limit_exceeded', message: 'Too many requests. Please retry after a short delay.', retry_after_seconds: 2 } };
+    return {
+      status: 429,
+      headers: { 'retry-after': '2' },
+      body: {
+        error: 'rate_limit_exceeded',
+        message: 'Too many requests. Please retry after a short delay.',
+        retry_after_seconds: 2,
+      },
+    };
   }
-  if (pick < 0.7) return { status: 500, headers: {}, body: { error: 'internal_server_error', message: 'An unexpected error occurred. Please try again.' } };
+  if (pick < 0.7)
+    return {
+      status: 500,
+      headers: {},
+      body: { error: 'internal_server_error', message: 'An unexpected error occurred. Please try again.' },
+    };
   // "slow": upstream blocks uniform(2, 4) s, then runs the real handler.
   return { delayMs: 2000 + e.random() * 2000 };
 }
 
 /** Requests the middleware lets through untouched: audit/reset/health/docs paths, the probe header, non-POST. */
-export function exemptFromInjection(method: string, path: string, headers: Record<string, string | string[] | undefined>): boolean {
+export function exemptFromInjection(
+  method: string,
+  path: string,
+  headers: Record<string, string | string[] | undefined>,
+): boolean {
   if (/\/(audit|reset|health|docs|openapi\.json)$/.test(path)) return true;
   if (headers['x-health-check'] === '1') return true;
   return method !== 'POST';

@@ -12,7 +12,8 @@ export const objects = (records: PyValue[]): PyObject[] => records.filter(isObje
 export const notFound = (thing: string, id: PyValue): PyObject => ({ error: `${thing} ${String(id)} not found` });
 
 /** Python: [r for r in items if r.get(key) == value] then the first, or undefined. */
-export const findBy = (items: PyObject[], key: string, id: PyValue): PyObject | undefined => items.find((r) => r[key] === id);
+export const findBy = (items: PyObject[], key: string, id: PyValue): PyObject | undefined =>
+  items.find((r) => r[key] === id);
 
 /** A projection: only these keys, in this order; a missing key raises KeyError upstream (→ 500). */
 export function project(r: PyObject, keys: readonly string[]): PyObject {

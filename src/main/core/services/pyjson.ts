@@ -10,8 +10,10 @@ export class PyFloat {
 export type PyValue = null | boolean | number | string | PyFloat | PyValue[] | { [k: string]: PyValue };
 export type PyObject = { [k: string]: PyValue };
 
-export const isObject = (v: unknown): v is PyObject => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
-export const numeric = (v: unknown): number | undefined => (typeof v === 'number' ? v : v instanceof PyFloat ? v.value : undefined);
+export const isObject = (v: unknown): v is PyObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
+export const numeric = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : v instanceof PyFloat ? v.value : undefined;
 
 const FLOAT_MARK = '\u0000pyfloat:';
 
@@ -41,7 +43,9 @@ export function parsePyJson(text: string): PyValue {
       i++;
     }
   }
-  return JSON.parse(out, (_k, v) => (typeof v === 'string' && v.startsWith(FLOAT_MARK) ? new PyFloat(Number(v.slice(FLOAT_MARK.length))) : v)) as PyValue;
+  return JSON.parse(out, (_k, v) =>
+    typeof v === 'string' && v.startsWith(FLOAT_MARK) ? new PyFloat(Number(v.slice(FLOAT_MARK.length))) : v,
+  ) as PyValue;
 }
 
 /** Python float repr: shortest round-trip digits; exponent form below 1e-4 and from 1e16. */
@@ -64,7 +68,15 @@ export function floatRepr(x: number): string {
   return (neg ? '-' : '') + s;
 }
 
-const ESC: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const ESC: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
 const quote = (s: string) =>
   // ensure_ascii=False: non-ASCII raw; only quotes, backslashes and control characters escaped.
   `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESC[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
@@ -105,7 +117,7 @@ export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
     if (Array.isArray(x)) {
       let out = '[';
       for (let i = 0; i < x.length; i++) out += (i ? item : '') + go(x[i]);
-      return out + ']';
+      return `${out}]`;
     }
     let out = '{';
     let first = true;
@@ -113,7 +125,7 @@ export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
       out += (first ? '' : item) + str(k) + key + go(x[k]);
       first = false;
     }
-    return out + '}';
+    return `${out}}`;
   };
   return go(v);
 }

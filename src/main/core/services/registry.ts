@@ -18,7 +18,7 @@ import type { ServiceDefinition } from './define';
  * The explicit list of mock services, in Claw-Eval's registry order (reference/claw-eval.md §6.1).
  * Adding one: a folder `services/<id>/` exporting its definition (see services/README.md), then one line here.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service has its own state type
+// biome-ignore lint/suspicious/noExplicitAny: each service has its own state type
 const SERVICES: ServiceDefinition<any>[] = [
   gmailService,
   calendarService,
@@ -39,6 +39,9 @@ const SERVICES: ServiceDefinition<any>[] = [
 export const SERVICE_REGISTRY = new Map<string, ServiceDefinition>(SERVICES.map((s) => [s.id, s as ServiceDefinition]));
 
 /** The task service a tool endpoint on `port` reaches, as the Environment routes it (declared port, else the registry's). */
-export function serviceOnPort<S extends { name: string; port?: number | undefined }>(services: readonly S[], port: number): S | undefined {
+export function serviceOnPort<S extends { name: string; port?: number | undefined }>(
+  services: readonly S[],
+  port: number,
+): S | undefined {
   return services.find((s) => (s.port ?? SERVICE_REGISTRY.get(s.name)?.port) === port);
 }

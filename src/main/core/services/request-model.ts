@@ -16,11 +16,20 @@ export type FieldSpec = {
 export type RequestModel = Record<string, FieldSpec>;
 
 export const req = (type: FieldType, nullable = false): FieldSpec => ({ type, nullable });
-export const opt = (type: FieldType, def: PyValue = null): FieldSpec => ({ type, nullable: def === null || undefined === def, default: def });
+export const opt = (type: FieldType, def: PyValue = null): FieldSpec => ({
+  type,
+  nullable: def === null || undefined === def,
+  default: def,
+});
 
 export type ValidationError = { type: string; loc: (string | number)[]; msg: string; input: PyValue };
 
-const err = (type: string, msg: string, loc: (string | number)[], input: PyValue): ValidationError => ({ type, loc, msg, input });
+const err = (type: string, msg: string, loc: (string | number)[], input: PyValue): ValidationError => ({
+  type,
+  loc,
+  msg,
+  input,
+});
 
 const TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
@@ -38,14 +47,18 @@ function coerce(type: FieldType, v: PyValue, loc: (string | number)[], errors: V
       const n = numeric(v);
       if (n !== undefined) {
         if (Number.isInteger(n)) return n;
-        errors.push(err('int_from_float', 'Input should be a valid integer, got a number with a fractional part', loc, v));
+        errors.push(
+          err('int_from_float', 'Input should be a valid integer, got a number with a fractional part', loc, v),
+        );
         return undefined;
       }
       if (typeof v === 'string') {
         const s = v.trim();
         if (/^[+-]?\d+$/.test(s)) return Number(s);
         if (/^[+-]?\d+\.0*$/.test(s)) return Number(s);
-        errors.push(err('int_parsing', 'Input should be a valid integer, unable to parse string as an integer', loc, v));
+        errors.push(
+          err('int_parsing', 'Input should be a valid integer, unable to parse string as an integer', loc, v),
+        );
         return undefined;
       }
       errors.push(err('int_type', 'Input should be a valid integer', loc, v));
@@ -73,7 +86,8 @@ function coerce(type: FieldType, v: PyValue, loc: (string | number)[], errors: V
         if (TRUE.has(s)) return true;
         if (FALSE.has(s)) return false;
       }
-      if (typeof v === 'string' || n !== undefined) errors.push(err('bool_parsing', 'Input should be a valid boolean, unable to interpret input', loc, v));
+      if (typeof v === 'string' || n !== undefined)
+        errors.push(err('bool_parsing', 'Input should be a valid boolean, unable to interpret input', loc, v));
       else errors.push(err('bool_type', 'Input should be a valid boolean', loc, v));
       return undefined;
     }
@@ -102,7 +116,18 @@ export function validateBody(model: RequestModel, body: PyValue | undefined, noB
     if (noBody) return { ok: true, value: deepCopy(noBody) };
     return { ok: false, detail: [err('missing', 'Field required', ['body'], null)] };
   }
-  if (!isObject(body)) return { ok: false, detail: [err('model_attributes_type', 'Input should be a valid dictionary or object to extract fields from', ['body'], body)] };
+  if (!isObject(body))
+    return {
+      ok: false,
+      detail: [
+        err(
+          'model_attributes_type',
+          'Input should be a valid dictionary or object to extract fields from',
+          ['body'],
+          body,
+        ),
+      ],
+    };
   const errors: ValidationError[] = [];
   const value: PyObject = {};
   for (const [name, spec] of Object.entries(model)) {

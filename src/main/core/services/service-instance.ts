@@ -86,4 +86,5 @@ export class ServiceInstance<S = unknown> {
   }
 }
 
-export const responseBodyText = (r: ServiceResponse): string => (r.json !== undefined ? dumpsCompact(r.json) : (r.text ?? ''));
+export const responseBodyText = (r: ServiceResponse): string =>
+  r.json !== undefined ? dumpsCompact(r.json) : (r.text ?? '');

@@ -8,8 +8,15 @@ type StoredTask = {
 };
 
 /** The environment of a stored (imported) task: its services on their declared ports, its tool endpoints. */
-export function environmentForTask(t: StoredTask, now: () => Date, o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {}): Environment {
-  const services = (t.spec.services as { name: string; port: number; health_check?: string; health_check_method?: string }[] | undefined) ?? [];
+export function environmentForTask(
+  t: StoredTask,
+  now: () => Date,
+  o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {},
+): Environment {
+  const services =
+    (t.spec.services as
+      | { name: string; port: number; health_check?: string; health_check_method?: string }[]
+      | undefined) ?? [];
   const endpoints = (t.spec.tool_endpoints as { tool_name: string; url: string }[] | undefined) ?? [];
   const fixture = (service: string, env: string) => {
     const f = t.fixtures.find((x) => x.service === service && x.env === env);
@@ -31,7 +38,10 @@ export function environmentForTask(t: StoredTask, now: () => Date, o: { mode?: E
 }
 
 /** The task's own health check; its route can differ between tasks of one service (rss: /rss/feeds or /rss/articles). */
-function taskProbe(s: { health_check?: string; health_check_method?: string }): { method: string; path: string } | undefined {
+function taskProbe(s: {
+  health_check?: string;
+  health_check_method?: string;
+}): { method: string; path: string } | undefined {
   if (!s.health_check || !URL.canParse(s.health_check)) return undefined;
   return { method: s.health_check_method || 'POST', path: new URL(s.health_check).pathname };
 }

@@ -15,15 +15,20 @@ function loadRecords(repo: Repo, taskId: string, service: string, env?: string) 
   const fixtureEnv = env ?? def?.fixtureEnv;
   const f = fixtures.find((x) => x.service === service && x.env === fixtureEnv);
   if (!f || !def) throw notFound(`fixture ${fixtureEnv ?? ''} of service ${service} in task ${taskId}`);
-  const schema = f.env === def.fixtureEnv ? def.recordSchema : def.extraFixtures?.find((x) => x.env === f.env)?.recordSchema;
+  const schema =
+    f.env === def.fixtureEnv ? def.recordSchema : def.extraFixtures?.find((x) => x.env === f.env)?.recordSchema;
   return { task, fixtures, fixture: f, schema, records: parsePyJson(f.content) as PyValue[] };
 }
 
-const toRow = (r: PyValue): Record<string, string> => (isObject(r) ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, dumpsPy(v)])) : { value: dumpsPy(r) });
+const toRow = (r: PyValue): Record<string, string> =>
+  isObject(r) ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, dumpsPy(v)])) : { value: dumpsPy(r) };
 
 const requiredOf = (schema: unknown): string[] => {
-  const shape = (schema as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape ?? {};
-  return Object.entries(shape).filter(([, s]) => !s.safeParse(undefined).success).map(([k]) => k);
+  const shape =
+    (schema as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape ?? {};
+  return Object.entries(shape)
+    .filter(([, s]) => !s.safeParse(undefined).success)
+    .map(([k]) => k);
 };
 
 export function fixtureRows(repo: Repo, taskId: string, service: string, env?: string) {
@@ -33,34 +38,63 @@ export function fixtureRows(repo: Repo, taskId: string, service: string, env?: s
   return { columns, rows: records.map(toRow), requiredColumns: requiredOf(schema) };
 }
 
-
 /**
  * Edits one field in the stored fixture text. Only that field changes: every other value keeps
  * its exact JSON text (floats stay floats), so a Claw-Eval re-export differs by this edit alone.
  */
-export function updateFixtureCell(repo: Repo, input: { taskId: string; service: string; fixtureEnv?: string | undefined; index: number; field: string; value: string }, now: string) {
+export function updateFixtureCell(
+  repo: Repo,
+  input: {
+    taskId: string;
+    service: string;
+    fixtureEnv?: string | undefined;
+    index: number;
+    field: string;
+    value: string;
+  },
+  now: string,
+) {
   const { task, fixtures, fixture, schema, records } = loadRecords(repo, input.taskId, input.service, input.fixtureEnv);
   const rec = records[input.index];
-  if (!isObject(rec)) throw new AppError('INVALID_INPUT', `record ${input.index} does not exist in ${input.service}'s fixture`, [{ path: ['index'], message: 'no such record' }]);
+  if (!isObject(rec))
+    throw new AppError('INVALID_INPUT', `record ${input.index} does not exist in ${input.service}'s fixture`, [
+      { path: ['index'], message: 'no such record' },
+    ]);
   const next: PyObject = { ...rec };
   if (input.value.trim() === '') delete next[input.field];
   else {
     const check = parseJsonText(input.value, `${input.field}`);
-    if (!check.ok) throw new AppError('INVALID_INPUT', `${check.message}; nothing was saved (text values go in quotes, e.g. "Vendor review")`, [{ path: [input.field], message: 'not valid JSON' }]);
+    if (!check.ok)
+      throw new AppError(
+        'INVALID_INPUT',
+        `${check.message}; nothing was saved (text values go in quotes, e.g. "Vendor review")`,
+        [{ path: [input.field], message: 'not valid JSON' }],
+      );
     next[input.field] = parsePyJson(input.value);
   }
   const v = schema?.safeParse(toPlain(next));
   if (v && !v.success) {
     const i = v.error.issues[0]!;
-    throw new AppError('INVALID_INPUT', `record ${input.index}: field ${i.path.join('.') || input.field}: ${i.message}; nothing was saved`, [{ path: [String(i.path[0] ?? input.field)], message: i.message }]);
+    throw new AppError(
+      'INVALID_INPUT',
+      `record ${input.index}: field ${i.path.join('.') || input.field}: ${i.message}; nothing was saved`,
+      [{ path: [String(i.path[0] ?? input.field)], message: i.message }],
+    );
   }
   records[input.index] = next;
   const content = dumpsPy(records, { itemSep: ', ', keySep: ': ' });
   const hash = createHash('sha256').update(task.sourceYaml);
-  for (const f of fixtures) hash.update(`\0${f.env}\0${f.env === fixture.env && f.service === fixture.service ? content : f.content}`);
+  for (const f of fixtures)
+    hash.update(`\0${f.env}\0${f.env === fixture.env && f.service === fixture.service ? content : f.content}`);
   const digest = hash.digest('hex');
   const version = task.row.version + 1;
   repo.writeFixture(input.taskId, input.service, fixture.env, content, records.length, version, digest, now);
-  repo.recordVersion(input.taskId, version, digest, `edit of ${input.service} (${fixture.env}) record ${input.index} field ${input.field}`, now);
+  repo.recordVersion(
+    input.taskId,
+    version,
+    digest,
+    `edit of ${input.service} (${fixture.env}) record ${input.index} field ${input.field}`,
+    now,
+  );
   return { version, row: toRow(next) };
 }

@@ -7,10 +7,16 @@ import { prepareCached, type Db } from '../db/sqlite';
  * version when its content changed (inside the caller's transaction). Like a re-import, changed
  * content goes back to unvalidated. Answers the version stored.
  */
-export function storeTaskSpec(db: Db, spec: TaskSpec, o: { origin: 'generated' | 'manual'; now: string; reason?: string }): number {
+export function storeTaskSpec(
+  db: Db,
+  spec: TaskSpec,
+  o: { origin: 'generated' | 'manual'; now: string; reason?: string },
+): number {
   const json = JSON.stringify(spec);
   const hash = createHash('sha256').update(json).digest('hex');
-  const prev = prepareCached(db, 'SELECT version, content_hash AS hash FROM tasks WHERE task_id = ?').get(spec.task_id) as { version: number; hash: string } | undefined;
+  const prev = prepareCached(db, 'SELECT version, content_hash AS hash FROM tasks WHERE task_id = ?').get(
+    spec.task_id,
+  ) as { version: number; hash: string } | undefined;
   if (prev?.hash === hash) return prev.version;
   const version = (prev?.version ?? 0) + 1;
   prepareCached(
@@ -21,10 +27,25 @@ export function storeTaskSpec(db: Db, spec: TaskSpec, o: { origin: 'generated' |
        language = excluded.language, services = excluded.services, tools = excluded.tools, version = excluded.version, content_hash = excluded.content_hash,
        spec = excluded.spec, updated_at = excluded.updated_at, validation_status = 'unvalidated', failed_validator = NULL`,
   ).run(
-    spec.task_id, spec.task_name, o.origin, spec.user_agent?.enabled ? 'multi_turn' : 'general', spec.category, spec.difficulty, spec.language,
-    JSON.stringify(spec.services.map((s) => s.name)), JSON.stringify(spec.tools.map((t) => t.name)), version, hash, json, o.now, o.now,
+    spec.task_id,
+    spec.task_name,
+    o.origin,
+    spec.user_agent?.enabled ? 'multi_turn' : 'general',
+    spec.category,
+    spec.difficulty,
+    spec.language,
+    JSON.stringify(spec.services.map((s) => s.name)),
+    JSON.stringify(spec.tools.map((t) => t.name)),
+    version,
+    hash,
+    json,
+    o.now,
+    o.now,
   );
   prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(spec.task_id);
-  prepareCached(db, 'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(spec.task_id, version, hash, o.reason ?? (prev ? 'edited spec' : `${o.origin} task`), '{}', o.now);
+  prepareCached(
+    db,
+    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(spec.task_id, version, hash, o.reason ?? (prev ? 'edited spec' : `${o.origin} task`), '{}', o.now);
   return version;
 }

@@ -16,7 +16,10 @@ export type StoredFixture = { service: string; env: string; content: string };
  * checks derived from their YAML (marked so); tasks stored as TaskSpec (generated, hand-written)
  * are parsed as they are.
  */
-export function storedTaskSpec(repo: Repo, taskId: string): { spec: TaskSpec; fixtures: StoredFixture[]; notes: string[] } {
+export function storedTaskSpec(
+  repo: Repo,
+  taskId: string,
+): { spec: TaskSpec; fixtures: StoredFixture[]; notes: string[] } {
   const t = repo.get(taskId);
   if (!t) throw notFound(`task ${taskId}`);
   const fixtures = repo.fixtures(taskId);
@@ -28,7 +31,12 @@ export function storedTaskSpec(repo: Repo, taskId: string): { spec: TaskSpec; fi
 }
 
 /** A fresh environment for a TaskSpec: records inline in the spec (generated tasks) or the stored fixture files (imports). */
-export function environmentForSpec(spec: TaskSpec, fixtures: StoredFixture[], now: () => Date, o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {}): Environment {
+export function environmentForSpec(
+  spec: TaskSpec,
+  fixtures: StoredFixture[],
+  now: () => Date,
+  o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {},
+): Environment {
   const inline = spec.services.filter((s) => s.records);
   if (!inline.length) return environmentForTask({ spec: spec as unknown as Record<string, unknown>, fixtures }, now, o);
   return new Environment({

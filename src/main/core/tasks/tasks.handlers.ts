@@ -24,11 +24,18 @@ export const tasksHandlers = {
     const outcomes: ImportOutcome[] = [];
     const now = ctx.now();
     for (const p of input.paths) {
-      let locations;
+      let locations: ReturnType<typeof locateTasks>;
       try {
         locations = locateTasks(p);
       } catch (err) {
-        outcomes.push({ source: p, taskId: null, status: 'error', version: null, warnings: [], errors: [(err as Error).message] });
+        outcomes.push({
+          source: p,
+          taskId: null,
+          status: 'error',
+          version: null,
+          warnings: [],
+          errors: [(err as Error).message],
+        });
         continue;
       }
       for (const loc of locations) {
@@ -36,16 +43,44 @@ export const tasksHandlers = {
           const t = readClawTask(loc);
           const prev = repo.hashOf(t.taskId);
           if (prev && prev.hash === t.contentHash) {
-            outcomes.push({ source: loc.dir, taskId: t.taskId, status: 'unchanged', version: prev.version, warnings: t.warnings, errors: [] });
+            outcomes.push({
+              source: loc.dir,
+              taskId: t.taskId,
+              status: 'unchanged',
+              version: prev.version,
+              warnings: t.warnings,
+              errors: [],
+            });
             continue;
           }
           const version = (prev?.version ?? 0) + 1;
           repo.upsertImported(t, version, now, repo.get(t.taskId)?.row.created_at ?? now);
-          repo.recordVersion(t.taskId, version, t.contentHash, prev ? `re-import of ${loc.dir}` : `import of ${loc.dir}`, now);
-          outcomes.push({ source: loc.dir, taskId: t.taskId, status: prev ? 'updated' : 'imported', version, warnings: t.warnings, errors: [] });
+          repo.recordVersion(
+            t.taskId,
+            version,
+            t.contentHash,
+            prev ? `re-import of ${loc.dir}` : `import of ${loc.dir}`,
+            now,
+          );
+          outcomes.push({
+            source: loc.dir,
+            taskId: t.taskId,
+            status: prev ? 'updated' : 'imported',
+            version,
+            warnings: t.warnings,
+            errors: [],
+          });
         } catch (err) {
-          if (!(err instanceof TaskImportError)) throw new AppError('INTERNAL', `${loc.dir}: ${(err as Error).message}`);
-          outcomes.push({ source: loc.dir, taskId: null, status: 'error', version: null, warnings: [], errors: [err.message] });
+          if (!(err instanceof TaskImportError))
+            throw new AppError('INTERNAL', `${loc.dir}: ${(err as Error).message}`);
+          outcomes.push({
+            source: loc.dir,
+            taskId: null,
+            status: 'error',
+            version: null,
+            warnings: [],
+            errors: [err.message],
+          });
         }
       }
     }
@@ -53,7 +88,13 @@ export const tasksHandlers = {
     const count = (s: ImportOutcome['status']) => outcomes.filter((o) => o.status === s).length;
     return {
       outcomes,
-      counts: { imported: count('imported'), updated: count('updated'), unchanged: count('unchanged'), errors: count('error'), warnings: outcomes.reduce((n, o) => n + o.warnings.length, 0) },
+      counts: {
+        imported: count('imported'),
+        updated: count('updated'),
+        unchanged: count('unchanged'),
+        errors: count('error'),
+        warnings: outcomes.reduce((n, o) => n + o.warnings.length, 0),
+      },
     };
   },
   'tasks.versions': (input, ctx) => tasksRepo(ctx.db).versions(input.taskId),

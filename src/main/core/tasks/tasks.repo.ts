@@ -17,28 +17,64 @@ export const TASK_COLUMNS: ColumnMap = {
   failed_validator: { sql: 'failed_validator', kind: 'text' },
 };
 
-const COLS = 'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at, validation_status, failed_validator';
+const COLS =
+  'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at, validation_status, failed_validator';
 type Raw = Record<string, unknown> & { services: string; tools: string; warnings: string };
-const toRow = (r: Raw) => TaskRow.parse({ ...r, services: JSON.parse(r.services), tools: JSON.parse(r.tools), warnings: JSON.parse(r.warnings) });
+const toRow = (r: Raw) =>
+  TaskRow.parse({
+    ...r,
+    services: JSON.parse(r.services),
+    tools: JSON.parse(r.tools),
+    warnings: JSON.parse(r.warnings),
+  });
 
 export function tasksRepo(db: Db) {
   return {
     list(q: PageQuery) {
       const { where, orderBy } = compilePage(q, TASK_COLUMNS, 'task_id');
-      const total = (prepareCached(db, `SELECT count(*) AS n FROM tasks ${where.sql}`).get(...where.params) as { n: number }).n;
-      const rows = prepareCached(db, `SELECT ${COLS} FROM tasks ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(...where.params, q.limit, q.offset) as Raw[];
+      const total = (
+        prepareCached(db, `SELECT count(*) AS n FROM tasks ${where.sql}`).get(...where.params) as { n: number }
+      ).n;
+      const rows = prepareCached(db, `SELECT ${COLS} FROM tasks ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(
+        ...where.params,
+        q.limit,
+        q.offset,
+      ) as Raw[];
       return { rows: rows.map(toRow), total };
     },
     get(taskId: string) {
-      const r = prepareCached(db, `SELECT ${COLS}, spec, source_yaml FROM tasks WHERE task_id = ?`).get(taskId) as (Raw & { spec: string; source_yaml: string }) | undefined;
-      return r ? { row: toRow(r), spec: JSON.parse(r.spec) as Record<string, unknown>, sourceYaml: r.source_yaml } : undefined;
+      const r = prepareCached(db, `SELECT ${COLS}, spec, source_yaml FROM tasks WHERE task_id = ?`).get(taskId) as
+        | (Raw & { spec: string; source_yaml: string })
+        | undefined;
+      return r
+        ? { row: toRow(r), spec: JSON.parse(r.spec) as Record<string, unknown>, sourceYaml: r.source_yaml }
+        : undefined;
     },
     fixtures(taskId: string) {
-      const rows = prepareCached(db, 'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ORDER BY rowid').all(taskId) as { service: string; fixture_env: string; set_by_task: number; source: string; content: string; records: number }[];
-      return rows.map((r) => ({ service: r.service, env: r.fixture_env, setByTask: r.set_by_task === 1, source: r.source, content: r.content, records: r.records }));
+      const rows = prepareCached(
+        db,
+        'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ORDER BY rowid',
+      ).all(taskId) as {
+        service: string;
+        fixture_env: string;
+        set_by_task: number;
+        source: string;
+        content: string;
+        records: number;
+      }[];
+      return rows.map((r) => ({
+        service: r.service,
+        env: r.fixture_env,
+        setByTask: r.set_by_task === 1,
+        source: r.source,
+        content: r.content,
+        records: r.records,
+      }));
     },
     hashOf(taskId: string): { hash: string; version: number } | undefined {
-      const r = prepareCached(db, 'SELECT content_hash AS hash, version FROM tasks WHERE task_id = ?').get(taskId) as { hash: string; version: number } | undefined;
+      const r = prepareCached(db, 'SELECT content_hash AS hash, version FROM tasks WHERE task_id = ?').get(taskId) as
+        | { hash: string; version: number }
+        | undefined;
       return r;
     },
     /** Insert or replace a task and its fixtures (inside the caller's transaction). */
@@ -53,28 +89,66 @@ export function tasksRepo(db: Db) {
            content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, source_path = excluded.source_path, updated_at = excluded.updated_at,
            validation_status = 'unvalidated', failed_validator = NULL`,
       ).run(
-        t.taskId, t.spec.task_name, t.split, t.spec.category, t.spec.difficulty, t.spec.prompt.language,
-        JSON.stringify(t.spec.services.map((s) => s.name)), JSON.stringify(t.spec.tools.map((x) => x.name)), JSON.stringify(t.warnings),
-        version, t.contentHash, JSON.stringify(t.spec), t.yamlText, t.dir, createdAt, now,
+        t.taskId,
+        t.spec.task_name,
+        t.split,
+        t.spec.category,
+        t.spec.difficulty,
+        t.spec.prompt.language,
+        JSON.stringify(t.spec.services.map((s) => s.name)),
+        JSON.stringify(t.spec.tools.map((x) => x.name)),
+        JSON.stringify(t.warnings),
+        version,
+        t.contentHash,
+        JSON.stringify(t.spec),
+        t.yamlText,
+        t.dir,
+        createdAt,
+        now,
       );
       // Called only when the content changed: the last validation no longer describes this task.
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(t.taskId);
-      const ins = prepareCached(db, 'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      for (const f of t.fixtures) ins.run(t.taskId, f.service, f.env, f.setByTask ? 1 : 0, f.source, f.content, f.records);
+      const ins = prepareCached(
+        db,
+        'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const f of t.fixtures)
+        ins.run(t.taskId, f.service, f.env, f.setByTask ? 1 : 0, f.source, f.content, f.records);
     },
     /** Snapshot the task's current fixtures as `version` (inside the caller's transaction). */
     recordVersion(taskId: string, version: number, hash: string, reason: string, now: string): void {
       const fixtures = Object.fromEntries(this.fixtures(taskId).map((f) => [f.env, f.content]));
-      prepareCached(db, 'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
+      prepareCached(
+        db,
+        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
     },
     versions(taskId: string) {
-      return prepareCached(db, 'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC').all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
+      return prepareCached(
+        db,
+        'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC',
+      ).all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
     },
     /** Replace one service's fixture text and move the task to a new version. */
-    writeFixture(taskId: string, service: string, env: string, content: string, records: number, version: number, hash: string, now: string): void {
-      prepareCached(db, 'UPDATE task_fixtures SET content = ?, records = ? WHERE task_id = ? AND service = ? AND fixture_env = ?').run(content, records, taskId, service, env);
+    writeFixture(
+      taskId: string,
+      service: string,
+      env: string,
+      content: string,
+      records: number,
+      version: number,
+      hash: string,
+      now: string,
+    ): void {
+      prepareCached(
+        db,
+        'UPDATE task_fixtures SET content = ?, records = ? WHERE task_id = ? AND service = ? AND fixture_env = ?',
+      ).run(content, records, taskId, service, env);
       // An edited task must be validated again: its status and report are of the old content.
-      prepareCached(db, "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', failed_validator = NULL WHERE task_id = ?").run(version, hash, now, taskId);
+      prepareCached(
+        db,
+        "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', failed_validator = NULL WHERE task_id = ?",
+      ).run(version, hash, now, taskId);
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
     },
     count(): number {

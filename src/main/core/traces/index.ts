@@ -12,7 +12,10 @@ export { writeTrace, type WriteOptions } from './trace-write';
  * Claw-Eval trace JSONL → Trajectory (reference/claw-eval.md §8; decisions in README.md here).
  * Throws TraceError (every bad line with its number) for text that is not a readable trace.
  */
-export function readTrace(text: string, o: { source?: string; file?: string | null } = {}): { trajectory: Trajectory; warnings: string[] } {
+export function readTrace(
+  text: string,
+  o: { source?: string; file?: string | null } = {},
+): { trajectory: Trajectory; warnings: string[] } {
   const { events, warnings } = readTraceEvents(text, o.source);
   const r = trajectoryFromEvents(events, o);
   return { trajectory: r.trajectory, warnings: [...warnings, ...r.warnings] };
@@ -24,7 +27,11 @@ export function readTraceInput(text: string): ReturnType<typeof readTrace> {
     return readTrace(text);
   } catch (err) {
     if (!(err instanceof TraceError)) throw err;
-    throw new AppError('INVALID_INPUT', `not a readable Claw-Eval trace: ${err.message}`, err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })));
+    throw new AppError(
+      'INVALID_INPUT',
+      `not a readable Claw-Eval trace: ${err.message}`,
+      err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })),
+    );
   }
 }
 

@@ -32,9 +32,20 @@ export function pydanticFloat(x: number): string {
   return `${neg ? '-' : ''}${m}e${exp < 0 ? '-' : '+'}${Math.abs(exp)}`;
 }
 
-const ESC: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+const ESC: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
-const quote = (s: string) => (NEEDS_ESCAPE.test(s) ? `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESC[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"` : `"${s}"`);
+const quote = (s: string) =>
+  NEEDS_ESCAPE.test(s)
+    ? `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESC[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
+    : `"${s}"`;
 
 /**
  * One value as pydantic's compact JSON. A JS number is an int when it is integral (pydantic's int
@@ -57,17 +68,17 @@ export function dumpsPydantic(v: PyValue | undefined): string {
   if (Array.isArray(v)) {
     let out = '[';
     for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + dumpsPydantic(v[i]);
-    return out + ']';
+    return `${out}]`;
   }
   let out = '{';
   let first = true;
   for (const k in v) {
     const x = v[k];
     if (x === undefined) continue;
-    out += (first ? '' : ',') + quote(k) + ':' + dumpsPydantic(x);
+    out += `${(first ? '' : ',') + quote(k)}:${dumpsPydantic(x)}`;
     first = false;
   }
-  return out + '}';
+  return `${out}}`;
 }
 
 /** A typed float field: always written with a decimal point (pydantic `float` fields: 12 → 12.0). */

@@ -17,11 +17,22 @@ const any = () => z.custom<PyValue>(() => true);
 const obj = () => z.custom<PyObject>((v) => isObject(v), 'expected an object');
 
 export const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
-const MediaBlock = <T extends 'image' | 'audio' | 'video'>(t: T) => z.object({ type: z.literal(t), data: z.string(), mime_type: z.string(), source_path: z.string().nullable().default(null) });
+const MediaBlock = <T extends 'image' | 'audio' | 'video'>(t: T) =>
+  z.object({
+    type: z.literal(t),
+    data: z.string(),
+    mime_type: z.string(),
+    source_path: z.string().nullable().default(null),
+  });
 export const ContentBlock = z.discriminatedUnion('type', [
   TextBlock,
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: obj().default(() => ({})) }),
-  z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), content: z.array(TextBlock).default(() => []), is_error: z.boolean().default(false) }),
+  z.object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string(),
+    content: z.array(TextBlock).default(() => []),
+    is_error: z.boolean().default(false),
+  }),
   MediaBlock('image'),
   MediaBlock('audio'),
   MediaBlock('video'),
@@ -31,7 +42,9 @@ export type ContentBlock = z.infer<typeof ContentBlock>;
 export const TraceMessageBody = z.object({
   role: z.enum(['user', 'assistant', 'system']),
   // Upstream coerces a plain string into one text block (Message._coerce_str_content).
-  content: z.preprocess((c) => (typeof c === 'string' ? [{ type: 'text', text: c }] : c), z.array(ContentBlock)).default(() => []),
+  content: z
+    .preprocess((c) => (typeof c === 'string' ? [{ type: 'text', text: c }] : c), z.array(ContentBlock))
+    .default(() => []),
   reasoning_content: z.string().nullable().default(null),
 });
 export type TraceMessageBody = z.infer<typeof TraceMessageBody>;
@@ -56,14 +69,35 @@ export const DimensionScores = z.object({
   efficiency_wall_time_s: float().default(0),
 });
 export type DimensionScores = z.infer<typeof DimensionScores>;
-export const DEFAULT_SCORES: DimensionScores = { completion: 0, robustness: 0, communication: 0, safety: 1, efficiency_turns: 0, efficiency_tokens: 0, efficiency_wall_time_s: 0 };
+export const DEFAULT_SCORES: DimensionScores = {
+  completion: 0,
+  robustness: 0,
+  communication: 0,
+  safety: 1,
+  efficiency_turns: 0,
+  efficiency_tokens: 0,
+  efficiency_wall_time_s: 0,
+};
 
 const head = { trace_id: z.string() };
 const timestamp = z.string();
 
 export const EVENT_SCHEMAS = {
-  trace_start: z.object({ type: z.literal('trace_start'), ...head, task_id: z.string(), model: z.string(), persona: z.string().default('default'), timestamp }),
-  message: z.object({ type: z.literal('message'), ...head, message: TraceMessageBody, usage: Usage.default(() => ({ input_tokens: 0, output_tokens: 0 })), timestamp }),
+  trace_start: z.object({
+    type: z.literal('trace_start'),
+    ...head,
+    task_id: z.string(),
+    model: z.string(),
+    persona: z.string().default('default'),
+    timestamp,
+  }),
+  message: z.object({
+    type: z.literal('message'),
+    ...head,
+    message: TraceMessageBody,
+    usage: Usage.default(() => ({ input_tokens: 0, output_tokens: 0 })),
+    timestamp,
+  }),
   tool_dispatch: z.object({
     type: z.literal('tool_dispatch'),
     ...head,
@@ -76,7 +110,14 @@ export const EVENT_SCHEMAS = {
     latency_ms: float().default(0),
     timestamp,
   }),
-  audit_snapshot: z.object({ type: z.literal('audit_snapshot'), ...head, service_name: z.string(), audit_url: z.string(), audit_data: obj().default(() => ({})), timestamp }),
+  audit_snapshot: z.object({
+    type: z.literal('audit_snapshot'),
+    ...head,
+    service_name: z.string(),
+    audit_url: z.string(),
+    audit_data: obj().default(() => ({})),
+    timestamp,
+  }),
   media_load: z.object({
     type: z.literal('media_load'),
     ...head,
@@ -144,5 +185,7 @@ export type TraceEvent = { [K in EventType]: z.infer<(typeof EVENT_SCHEMAS)[K]> 
 export type EventOf<K extends EventType> = Extract<TraceEvent, { type: K }>;
 
 /** Field names per event type, for the unknown-field warning (pydantic ignores extra fields). */
-export const EVENT_FIELDS = Object.fromEntries(EVENT_TYPES.map((t) => [t, new Set(Object.keys(EVENT_SCHEMAS[t].shape))])) as unknown as Record<EventType, ReadonlySet<string>>;
+export const EVENT_FIELDS = Object.fromEntries(
+  EVENT_TYPES.map((t) => [t, new Set(Object.keys(EVENT_SCHEMAS[t].shape))]),
+) as unknown as Record<EventType, ReadonlySet<string>>;
 export const MESSAGE_FIELDS: ReadonlySet<string> = new Set(Object.keys(TraceMessageBody.shape));

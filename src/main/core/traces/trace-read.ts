@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { parseJsonText } from '../lib/json-input';
 import { isObject, parsePyJson, type PyValue } from '../services/pyjson';
-import { EVENT_FIELDS, EVENT_SCHEMAS, EVENT_TYPES, MESSAGE_FIELDS, type EventType, type TraceEvent } from './trace-events';
+import {
+  EVENT_FIELDS,
+  EVENT_SCHEMAS,
+  EVENT_TYPES,
+  MESSAGE_FIELDS,
+  type EventType,
+  type TraceEvent,
+} from './trace-events';
 
 /** One problem of a trace, located by its 1-based line in the file. */
 export type TraceIssue = { line: number; message: string };
@@ -12,7 +19,12 @@ export class TraceError extends Error {
     readonly issues: TraceIssue[],
     readonly source = 'trace',
   ) {
-    super(issues.slice(0, 5).map((i) => `${source} line ${i.line}: ${i.message}`).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : ''));
+    super(
+      issues
+        .slice(0, 5)
+        .map((i) => `${source} line ${i.line}: ${i.message}`)
+        .join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : ''),
+    );
   }
 }
 
@@ -55,7 +67,10 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
     } catch {
       const bad = parseJsonText(raw, `${source} line ${line}`);
       const why = bad.ok ? 'not valid JSON' : bad.message.replace(/^.*?: not valid JSON/, 'not valid JSON');
-      issues.push({ line, message: `${why}${i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim()) ? ' — the last line looks truncated (a run cut off mid-write?)' : ''}` });
+      issues.push({
+        line,
+        message: `${why}${i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim()) ? ' — the last line looks truncated (a run cut off mid-write?)' : ''}`,
+      });
       continue;
     }
     if (!isObject(value)) {
@@ -64,7 +79,10 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
     }
     const type = value.type;
     if (typeof type !== 'string' || !(EVENT_TYPES as string[]).includes(type)) {
-      issues.push({ line, message: `unknown event type ${JSON.stringify(type ?? null)}; known: ${EVENT_TYPES.join(', ')}` });
+      issues.push({
+        line,
+        message: `unknown event type ${JSON.stringify(type ?? null)}; known: ${EVENT_TYPES.join(', ')}`,
+      });
       continue;
     }
     const t = type as EventType;
@@ -74,8 +92,16 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
       continue;
     }
     const extra = Object.keys(value).filter((k) => !EVENT_FIELDS[t].has(k));
-    if (t === 'message' && isObject(value.message)) extra.push(...Object.keys(value.message).filter((k) => !MESSAGE_FIELDS.has(k)).map((k) => `message.${k}`));
-    if (extra.length) warnings.push(`${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops them: ${extra.join(', ')}`);
+    if (t === 'message' && isObject(value.message))
+      extra.push(
+        ...Object.keys(value.message)
+          .filter((k) => !MESSAGE_FIELDS.has(k))
+          .map((k) => `message.${k}`),
+      );
+    if (extra.length)
+      warnings.push(
+        `${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops them: ${extra.join(', ')}`,
+      );
     events.push({ line, event: parsed.data as TraceEvent });
   }
   if (issues.length) throw new TraceError(issues, source);

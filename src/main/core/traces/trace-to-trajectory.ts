@@ -1,4 +1,15 @@
-import { gradingView, type AuditSnapshot, type Compaction, type Dispatch, type EventMeta, type Grading, type MediaLoad, type Message, type RunEnd, type Trajectory } from '../../../shared/contract/entities/trajectory';
+import {
+  gradingView,
+  type AuditSnapshot,
+  type Compaction,
+  type Dispatch,
+  type EventMeta,
+  type Grading,
+  type MediaLoad,
+  type Message,
+  type RunEnd,
+  type Trajectory,
+} from '../../../shared/contract/entities/trajectory';
 import { compact, messagesFromTrace } from './trace-messages';
 import { TraceError, type ReadEvent, type TraceIssue } from './trace-read';
 
@@ -9,7 +20,10 @@ import { TraceError, type ReadEvent, type TraceIssue } from './trace-read';
  * tool_use made, a dispatch whose tool differs from its call's, a missing or repeated trace_start,
  * a repeated trace_end, an event of another trace_id.
  */
-export function trajectoryFromEvents(events: readonly ReadEvent[], o: { source?: string; file?: string | null } = {}): { trajectory: Trajectory; warnings: string[] } {
+export function trajectoryFromEvents(
+  events: readonly ReadEvent[],
+  o: { source?: string; file?: string | null } = {},
+): { trajectory: Trajectory; warnings: string[] } {
   const source = o.source ?? 'trace';
   const issues: TraceIssue[] = [];
   const warnings: string[] = [];
@@ -21,19 +35,31 @@ export function trajectoryFromEvents(events: readonly ReadEvent[], o: { source?:
   const media: MediaLoad[] = [];
   const compactions: Compaction[] = [];
   const gradings: Grading[] = [];
-  let start: { line: number; trace_id: string; task_id: string; model: string; persona: string; meta: EventMeta } | undefined;
+  let start:
+    | { line: number; trace_id: string; task_id: string; model: string; persona: string; meta: EventMeta }
+    | undefined;
   let end: { line: number; value: RunEnd } | undefined;
 
   events.forEach(({ line, event: e }, seq) => {
     const meta: EventMeta = { seq, timestamp: e.timestamp };
     switch (e.type) {
       case 'trace_start':
-        if (start) issues.push({ line, message: `a second trace_start (the first is on line ${start.line}); one trace per file` });
+        if (start)
+          issues.push({
+            line,
+            message: `a second trace_start (the first is on line ${start.line}); one trace per file`,
+          });
         else start = { line, trace_id: e.trace_id, task_id: e.task_id, model: e.model, persona: e.persona, meta };
         break;
       case 'message': {
-        const onUnknownResult = (id: string) => issues.push({ line, message: `tool_result for an unknown call: tool_use_id ${JSON.stringify(id)} matches no earlier tool_use` });
-        messages.push(...messagesFromTrace(e.message, { seq, timestamp: e.timestamp, usage: e.usage, callNames, onUnknownResult }));
+        const onUnknownResult = (id: string) =>
+          issues.push({
+            line,
+            message: `tool_result for an unknown call: tool_use_id ${JSON.stringify(id)} matches no earlier tool_use`,
+          });
+        messages.push(
+          ...messagesFromTrace(e.message, { seq, timestamp: e.timestamp, usage: e.usage, callNames, onUnknownResult }),
+        );
         for (const b of e.message.content) {
           if (b.type !== 'tool_use') continue;
           callNames.set(b.id, b.name);
@@ -43,9 +69,26 @@ export function trajectoryFromEvents(events: readonly ReadEvent[], o: { source?:
       }
       case 'tool_dispatch': {
         const name = callNames.get(e.tool_use_id);
-        if (name === undefined) issues.push({ line, message: `tool_dispatch for an unknown call: tool_use_id ${JSON.stringify(e.tool_use_id)} matches no earlier tool_use` });
-        else if (name !== e.tool_name) issues.push({ line, message: `tool_dispatch of ${e.tool_name}, but call ${e.tool_use_id} (line ${callLines.get(e.tool_use_id)}) is a call of ${name}` });
-        dispatches.push({ call_id: e.tool_use_id, tool: e.tool_name, endpoint: e.endpoint_url, args: e.request_body as Record<string, unknown>, status: e.response_status, body: e.response_body, latency_ms: e.latency_ms, meta });
+        if (name === undefined)
+          issues.push({
+            line,
+            message: `tool_dispatch for an unknown call: tool_use_id ${JSON.stringify(e.tool_use_id)} matches no earlier tool_use`,
+          });
+        else if (name !== e.tool_name)
+          issues.push({
+            line,
+            message: `tool_dispatch of ${e.tool_name}, but call ${e.tool_use_id} (line ${callLines.get(e.tool_use_id)}) is a call of ${name}`,
+          });
+        dispatches.push({
+          call_id: e.tool_use_id,
+          tool: e.tool_name,
+          endpoint: e.endpoint_url,
+          args: e.request_body as Record<string, unknown>,
+          status: e.response_status,
+          body: e.response_body,
+          latency_ms: e.latency_ms,
+          meta,
+        });
         break;
       }
       case 'audit_snapshot':
@@ -59,7 +102,9 @@ export function trajectoryFromEvents(events: readonly ReadEvent[], o: { source?:
       case 'compact': {
         const { type: _t, trace_id: _i, timestamp: _s, ...rest } = e;
         compactions.push({ ...rest, meta });
-        warnings.push(`${source} line ${line}: a compact event — kept, but upstream's load_trace does not know this type and raises on it`);
+        warnings.push(
+          `${source} line ${line}: a compact event — kept, but upstream's load_trace does not know this type and raises on it`,
+        );
         break;
       }
       case 'trace_end': {
@@ -70,13 +115,28 @@ export function trajectoryFromEvents(events: readonly ReadEvent[], o: { source?:
       }
       case 'grading_result': {
         const { type: _t, trace_id: _i, timestamp: _s, ...rest } = e;
-        gradings.push({ ...rest, judge_calls: rest.judge_calls as Record<string, unknown>[], user_agent_meta: rest.user_agent_meta as Record<string, unknown>, meta });
+        gradings.push({
+          ...rest,
+          judge_calls: rest.judge_calls as Record<string, unknown>[],
+          user_agent_meta: rest.user_agent_meta as Record<string, unknown>,
+          meta,
+        });
         break;
       }
     }
   });
-  if (!start) issues.push({ line: events[0]?.line ?? 1, message: 'no trace_start event: not a Claw-Eval trace (upstream\'s load_trace requires one)' });
-  else for (const { line, event } of events) if (event.trace_id !== start.trace_id) issues.push({ line, message: `trace_id ${event.trace_id} differs from the trace_start's ${start.trace_id} (line ${start.line}); one trace per file` });
+  if (!start)
+    issues.push({
+      line: events[0]?.line ?? 1,
+      message: "no trace_start event: not a Claw-Eval trace (upstream's load_trace requires one)",
+    });
+  else
+    for (const { line, event } of events)
+      if (event.trace_id !== start.trace_id)
+        issues.push({
+          line,
+          message: `trace_id ${event.trace_id} differs from the trace_start's ${start.trace_id} (line ${start.line}); one trace per file`,
+        });
   if (issues.length) throw new TraceError(issues.sort((a, b) => a.line - b.line).slice(0, 50), source);
   const s = start!;
   if (!end) warnings.push(`${source}: no trace_end event — the run may have been cut short`);

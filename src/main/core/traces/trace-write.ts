@@ -19,7 +19,15 @@ export type WriteOptions = {
 };
 
 type Line = { seq: number | undefined; text: string };
-const scoresWire = (s: DimensionScores) => ({ completion: f(s.completion), robustness: f(s.robustness), communication: f(s.communication), safety: f(s.safety), efficiency_turns: s.efficiency_turns, efficiency_tokens: s.efficiency_tokens, efficiency_wall_time_s: f(s.efficiency_wall_time_s) });
+const scoresWire = (s: DimensionScores) => ({
+  completion: f(s.completion),
+  robustness: f(s.robustness),
+  communication: f(s.communication),
+  safety: f(s.safety),
+  efficiency_turns: s.efficiency_turns,
+  efficiency_tokens: s.efficiency_tokens,
+  efficiency_wall_time_s: f(s.efficiency_wall_time_s),
+});
 
 /** Consecutive messages of one trace message: same seq, or (without seqs) a run of tool messages. */
 function groups(messages: readonly Message[]): Message[][] {
@@ -28,7 +36,11 @@ function groups(messages: readonly Message[]): Message[][] {
     const prev = out[out.length - 1];
     const last = prev?.[prev.length - 1];
     const seq = m.meta?.trace?.seq;
-    const same = last && (seq !== undefined ? last.meta?.trace?.seq === seq : m.role === 'tool' && last.role === 'tool' && last.meta?.trace?.seq === undefined);
+    const same =
+      last &&
+      (seq !== undefined
+        ? last.meta?.trace?.seq === seq
+        : m.role === 'tool' && last.role === 'tool' && last.meta?.trace?.seq === undefined);
     if (same) prev.push(m);
     else out.push([m]);
   }
@@ -47,11 +59,34 @@ export function writeTrace(t: Trajectory, o: WriteOptions = {}): string {
   const traceId = t.trace?.trace_id ?? o.traceId ?? randomUUID();
   const line = (type: string, fields: Record<string, PyValue | undefined>, meta: EventMeta | undefined): Line => ({
     seq: meta?.seq,
-    text: dumpsPydantic({ type, trace_id: traceId, ...fields, timestamp: meta?.timestamp ?? pyIsoTimestamp(now()) } as PyObject),
+    text: dumpsPydantic({
+      type,
+      trace_id: traceId,
+      ...fields,
+      timestamp: meta?.timestamp ?? pyIsoTimestamp(now()),
+    } as PyObject),
   });
 
-  const start = line('trace_start', { task_id: t.task_id, model: t.model, persona: t.trace?.persona ?? 'default' }, t.trace?.meta);
-  const media = t.media.map((m) => line('media_load', { modality: m.modality, source_path: m.source_path, mime_type: m.mime_type, size_bytes: m.size_bytes, sha256: m.sha256, status: m.status, note: m.note }, m.meta));
+  const start = line(
+    'trace_start',
+    { task_id: t.task_id, model: t.model, persona: t.trace?.persona ?? 'default' },
+    t.trace?.meta,
+  );
+  const media = t.media.map((m) =>
+    line(
+      'media_load',
+      {
+        modality: m.modality,
+        source_path: m.source_path,
+        mime_type: m.mime_type,
+        size_bytes: m.size_bytes,
+        sha256: m.sha256,
+        status: m.status,
+        note: m.note,
+      },
+      m.meta,
+    ),
+  );
 
   const callNames = new Map<string, string>();
   const messageLines: { line: Line; callIds: string[] }[] = [];
@@ -62,28 +97,93 @@ export function writeTrace(t: Trajectory, o: WriteOptions = {}): string {
     let blocks: ContentBlock[] | undefined;
     if (kept) {
       // The verbatim blocks, unless the canonical fields were edited since they were read.
-      const again = messagesFromTrace({ role: traceRole(first), content: kept, reasoning_content: reasoning }, { seq: undefined, timestamp: undefined, usage: { input_tokens: 0, output_tokens: 0 }, callNames, onUnknownResult: () => {} });
+      const again = messagesFromTrace(
+        { role: traceRole(first), content: kept, reasoning_content: reasoning },
+        {
+          seq: undefined,
+          timestamp: undefined,
+          usage: { input_tokens: 0, output_tokens: 0 },
+          callNames,
+          onUnknownResult: () => {},
+        },
+      );
       if (fieldsKey(again) === fieldsKey(g)) blocks = kept;
     }
     blocks ??= renderBlocks(g);
     const callIds: string[] = [];
-    for (const b of blocks) if (b.type === 'tool_use') (callNames.set(b.id, b.name), callIds.push(b.id));
+    for (const b of blocks) if (b.type === 'tool_use') callNames.set(b.id, b.name), callIds.push(b.id);
     const message = { role: traceRole(first), content: blocks as unknown as PyValue, reasoning_content: reasoning };
-    messageLines.push({ line: line('message', { message, usage: usageToTrace(first.meta?.usage) as PyObject }, { seq: first.meta?.trace?.seq, timestamp: first.meta?.timestamp }), callIds });
+    messageLines.push({
+      line: line(
+        'message',
+        { message, usage: usageToTrace(first.meta?.usage) as PyObject },
+        { seq: first.meta?.trace?.seq, timestamp: first.meta?.timestamp },
+      ),
+      callIds,
+    });
   }
 
   const dispatches = t.dispatches.map((d) => ({
     callId: d.call_id,
-    line: line('tool_dispatch', { tool_use_id: d.call_id, tool_name: d.tool, endpoint_url: d.endpoint, request_body: d.args as PyObject, response_status: d.status, response_body: d.body as PyValue, latency_ms: f(d.latency_ms) }, d.meta),
+    line: line(
+      'tool_dispatch',
+      {
+        tool_use_id: d.call_id,
+        tool_name: d.tool,
+        endpoint_url: d.endpoint,
+        request_body: d.args as PyObject,
+        response_status: d.status,
+        response_body: d.body as PyValue,
+        latency_ms: f(d.latency_ms),
+      },
+      d.meta,
+    ),
   }));
-  const audits = t.audits.map((a) => line('audit_snapshot', { service_name: a.service, audit_url: a.url, audit_data: a.data as PyObject }, a.meta));
-  const compactions = o.forUpstream ? [] : t.compactions.map((c) => line('compact', { layer: c.layer, estimated_tokens_before: c.estimated_tokens_before, estimated_tokens_after: c.estimated_tokens_after, messages_before: c.messages_before, messages_after: c.messages_after }, c.meta));
+  const audits = t.audits.map((a) =>
+    line('audit_snapshot', { service_name: a.service, audit_url: a.url, audit_data: a.data as PyObject }, a.meta),
+  );
+  const compactions = o.forUpstream
+    ? []
+    : t.compactions.map((c) =>
+        line(
+          'compact',
+          {
+            layer: c.layer,
+            estimated_tokens_before: c.estimated_tokens_before,
+            estimated_tokens_after: c.estimated_tokens_after,
+            messages_before: c.messages_before,
+            messages_after: c.messages_after,
+          },
+          c.meta,
+        ),
+      );
   const end = t.end ? [line('trace_end', endFields(t.end), t.end.meta)] : [];
   const gradings = t.gradings.map((g) =>
-    line('grading_result', { task_id: g.task_id, scores: scoresWire(g.scores), task_score: f(g.task_score), passed: g.passed, failure_modes: g.failure_modes, judge_calls: g.judge_calls as PyObject[], user_agent_meta: g.user_agent_meta as PyObject }, g.meta),
+    line(
+      'grading_result',
+      {
+        task_id: g.task_id,
+        scores: scoresWire(g.scores),
+        task_score: f(g.task_score),
+        passed: g.passed,
+        failure_modes: g.failure_modes,
+        judge_calls: g.judge_calls as PyObject[],
+        user_agent_meta: g.user_agent_meta as PyObject,
+      },
+      g.meta,
+    ),
   );
 
-  const all = [start, ...media, ...messageLines.map((m) => m.line), ...dispatches.map((d) => d.line), ...compactions, ...audits, ...end, ...gradings];
+  const all = [
+    start,
+    ...media,
+    ...messageLines.map((m) => m.line),
+    ...dispatches.map((d) => d.line),
+    ...compactions,
+    ...audits,
+    ...end,
+    ...gradings,
+  ];
   let ordered: Line[];
   if (all.every((l) => l.seq !== undefined)) ordered = all.sort((a, b) => a.seq! - b.seq!);
   else {
@@ -92,11 +192,12 @@ export function writeTrace(t: Trajectory, o: WriteOptions = {}): string {
     for (const m of messageLines) {
       ordered.push(m.line);
       // In call order: upstream dispatches a turn's calls one after the other.
-      for (const id of m.callIds) for (const d of dispatches) if (pending.has(d) && d.callId === id) (ordered.push(d.line), pending.delete(d));
+      for (const id of m.callIds)
+        for (const d of dispatches) if (pending.has(d) && d.callId === id) ordered.push(d.line), pending.delete(d);
     }
     ordered.push(...[...pending].map((d) => d.line), ...compactions, ...audits, ...end, ...gradings);
   }
-  return ordered.map((l) => l.text + '\n').join('');
+  return ordered.map((l) => `${l.text}\n`).join('');
 }
 
 function endFields(e: NonNullable<Trajectory['end']>): Record<string, PyValue | undefined> {

@@ -25,8 +25,19 @@ export const trajectoriesHandlers = {
     const contentHash = createHash('sha256').update(input.traceJsonl).digest('hex');
     const prev = repo.findTrace(traceId, contentHash);
     if (prev) {
-      if (input.taskId && input.taskId !== prev.task_id) warnings.push(`this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} was not applied`);
-      return { id: prev.id, taskId: prev.task_id, graded: prev.graded, score: prev.score, passed: prev.passed, warnings, duplicate: true };
+      if (input.taskId && input.taskId !== prev.task_id)
+        warnings.push(
+          `this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} was not applied`,
+        );
+      return {
+        id: prev.id,
+        taskId: prev.task_id,
+        graded: prev.graded,
+        score: prev.score,
+        passed: prev.passed,
+        warnings,
+        duplicate: true,
+      };
     }
     const taskId = input.taskId ?? t.task_id;
     const tasks = tasksRepo(ctx.db);
@@ -37,11 +48,25 @@ export const trajectoriesHandlers = {
       warnings.push(...g.warnings);
     } else warnings.push(`task ${taskId} is not in the workspace: the trajectory is stored ungraded`);
     // Not an error: upstream's reader normalises the same things; the user should know the stored Trajectory differs in bytes.
-    if (writeTrace(t) !== input.traceJsonl) warnings.push('the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored trajectory writes it back normalised');
+    if (writeTrace(t) !== input.traceJsonl)
+      warnings.push(
+        'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored trajectory writes it back normalised',
+      );
     const id = repo.insert(
       {
-        taskId, traceId, contentHash, model: t.model, counts: countsOf(t),
-        grade: grade && { completion: grade.completion, safety: grade.safety, robustness: grade.robustness, score: grade.score, passed: grade.passed, checksOrigin: grade.checksOrigin },
+        taskId,
+        traceId,
+        contentHash,
+        model: t.model,
+        counts: countsOf(t),
+        grade: grade && {
+          completion: grade.completion,
+          safety: grade.safety,
+          robustness: grade.robustness,
+          score: grade.score,
+          passed: grade.passed,
+          checksOrigin: grade.checksOrigin,
+        },
         trace: input.traceJsonl,
         trajectoryJson: dumpsCompact(withoutUndefined(t as unknown as PyValue)),
         gradeJson: grade && JSON.stringify(grade),
@@ -49,7 +74,15 @@ export const trajectoriesHandlers = {
       ctx.now(),
     );
     ctx.touch('trajectories', [id]);
-    return { id, taskId, graded: grade !== null, score: grade?.score ?? null, passed: grade?.passed ?? null, warnings, duplicate: false };
+    return {
+      id,
+      taskId,
+      graded: grade !== null,
+      score: grade?.score ?? null,
+      passed: grade?.passed ?? null,
+      warnings,
+      duplicate: false,
+    };
   },
   'trajectories.list': (input, ctx) => trajectoriesRepo(ctx.db).list(input),
   /** Plain JSON.parse: free-form floats become numbers here; exportTrace keeps their exact text. */
@@ -58,7 +91,11 @@ export const trajectoriesHandlers = {
     const row = repo.row(input.id);
     const body = repo.body(input.id);
     if (!row || !body) throw notFound(`trajectory ${input.id}`);
-    return { row, trajectory: Trajectory.parse(JSON.parse(body.trajectory)), grade: body.grade === null ? null : GradeResult.parse(JSON.parse(body.grade)) };
+    return {
+      row,
+      trajectory: Trajectory.parse(JSON.parse(body.trajectory)),
+      grade: body.grade === null ? null : GradeResult.parse(JSON.parse(body.grade)),
+    };
   },
   'trajectories.exportTrace': (input, ctx) => {
     const body = trajectoriesRepo(ctx.db).body(input.id);

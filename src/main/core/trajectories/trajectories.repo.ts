@@ -12,9 +12,11 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   created_at: { sql: 'created_at', kind: 'text' },
 };
 
-const COLS = 'id, task_id, trace_id, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at';
+const COLS =
+  'id, task_id, trace_id, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at';
 type Raw = Record<string, unknown> & { passed: number | null; graded: number };
-const toRow = (r: Raw) => TrajectoryRow.parse({ ...r, passed: r.passed === null ? null : r.passed === 1, graded: r.graded === 1 });
+const toRow = (r: Raw) =>
+  TrajectoryRow.parse({ ...r, passed: r.passed === null ? null : r.passed === 1, graded: r.graded === 1 });
 
 /** What an import stores: the row's columns (id and created_at aside) and the three bodies. */
 export type NewTrajectory = {
@@ -23,7 +25,14 @@ export type NewTrajectory = {
   contentHash: string;
   model: string;
   counts: { messages: number; toolCalls: number; chars: number };
-  grade: { completion: number; safety: number; robustness: number; score: number; passed: boolean; checksOrigin: string } | null;
+  grade: {
+    completion: number;
+    safety: number;
+    robustness: number;
+    score: number;
+    passed: boolean;
+    checksOrigin: string;
+  } | null;
   trace: string;
   trajectoryJson: string;
   gradeJson: string | null;
@@ -33,8 +42,14 @@ export function trajectoriesRepo(db: Db) {
   return {
     list(q: PageQuery) {
       const { where, orderBy } = compilePage(q, TRAJECTORY_COLUMNS, 'id');
-      const total = (prepareCached(db, `SELECT count(*) AS n FROM trajectories ${where.sql}`).get(...where.params) as { n: number }).n;
-      const rows = prepareCached(db, `SELECT ${COLS} FROM trajectories ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(...where.params, q.limit, q.offset) as Raw[];
+      const total = (
+        prepareCached(db, `SELECT count(*) AS n FROM trajectories ${where.sql}`).get(...where.params) as { n: number }
+      ).n;
+      const rows = prepareCached(db, `SELECT ${COLS} FROM trajectories ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(
+        ...where.params,
+        q.limit,
+        q.offset,
+      ) as Raw[];
       return { rows: rows.map(toRow), total };
     },
     row(id: number): TrajectoryRow | undefined {
@@ -43,11 +58,16 @@ export function trajectoriesRepo(db: Db) {
     },
     /** The stored copy of this exact trace, if any (the unique index on trace_id + content_hash). */
     findTrace(traceId: string, contentHash: string): TrajectoryRow | undefined {
-      const r = prepareCached(db, `SELECT ${COLS} FROM trajectories WHERE trace_id = ? AND content_hash = ?`).get(traceId, contentHash) as Raw | undefined;
+      const r = prepareCached(db, `SELECT ${COLS} FROM trajectories WHERE trace_id = ? AND content_hash = ?`).get(
+        traceId,
+        contentHash,
+      ) as Raw | undefined;
       return r ? toRow(r) : undefined;
     },
     body(id: number): { trace: string; trajectory: string; grade: string | null } | undefined {
-      return prepareCached(db, 'SELECT trace, trajectory, grade FROM trajectory_bodies WHERE trajectory_id = ?').get(id) as { trace: string; trajectory: string; grade: string | null } | undefined;
+      return prepareCached(db, 'SELECT trace, trajectory, grade FROM trajectory_bodies WHERE trajectory_id = ?').get(
+        id,
+      ) as { trace: string; trajectory: string; grade: string | null } | undefined;
     },
     /** Row and body in the caller's transaction; answers the new id. */
     insert(t: NewTrajectory, now: string): number {
@@ -57,11 +77,27 @@ export function trajectoriesRepo(db: Db) {
         `INSERT INTO trajectories (task_id, trace_id, content_hash, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at)
          VALUES (?, ?, ?, ?, 'trace-import', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
-        t.taskId, t.traceId, t.contentHash, t.model, t.counts.messages, t.counts.toolCalls, t.counts.chars,
-        g?.completion ?? null, g?.safety ?? null, g?.robustness ?? null, g?.score ?? null, g ? (g.passed ? 1 : 0) : null, g ? 1 : 0, g?.checksOrigin ?? null, now,
+        t.taskId,
+        t.traceId,
+        t.contentHash,
+        t.model,
+        t.counts.messages,
+        t.counts.toolCalls,
+        t.counts.chars,
+        g?.completion ?? null,
+        g?.safety ?? null,
+        g?.robustness ?? null,
+        g?.score ?? null,
+        g ? (g.passed ? 1 : 0) : null,
+        g ? 1 : 0,
+        g?.checksOrigin ?? null,
+        now,
       );
       const id = Number(lastInsertRowid);
-      prepareCached(db, 'INSERT INTO trajectory_bodies (trajectory_id, trace, trajectory, grade) VALUES (?, ?, ?, ?)').run(id, t.trace, t.trajectoryJson, t.gradeJson);
+      prepareCached(
+        db,
+        'INSERT INTO trajectory_bodies (trajectory_id, trace, trajectory, grade) VALUES (?, ?, ?, ?)',
+      ).run(id, t.trace, t.trajectoryJson, t.gradeJson);
       return id;
     },
   };

@@ -12,7 +12,10 @@ import { verdict, type ValidationInput } from './types';
  * its recipients as often as a service does. Prefixes are letters only, so labels such as Q1-2026
  * or model numbers like X5-200 are not taken for ids.
  */
-const ID_LIKE = [/^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_]\d+(?:[-_]\d+)*$/, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i];
+const ID_LIKE = [
+  /^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_]\d+(?:[-_]\d+)*$/,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+];
 export const isIdLike = (v: string): boolean => v.length <= 80 && ID_LIKE.some((re) => re.test(v));
 
 type Target = { value: string; field: string };
@@ -20,7 +23,8 @@ type Target = { value: string; field: string };
 function fromMatchers(fields: z.infer<typeof FieldMatchers> | undefined, at: string, out: Target[]): void {
   for (const [name, m] of Object.entries(fields ?? {})) {
     if ('equals' in m && typeof m.equals === 'string') out.push({ value: m.equals, field: `${at}.${name}.equals` });
-    if ('one_of' in m) m.one_of.forEach((v, i) => typeof v === 'string' && out.push({ value: v, field: `${at}.${name}.one_of.${i}` }));
+    if ('one_of' in m)
+      m.one_of.forEach((v, i) => typeof v === 'string' && out.push({ value: v, field: `${at}.${name}.one_of.${i}` }));
     if ('contains' in m) out.push({ value: m.contains, field: `${at}.${name}.contains` });
   }
 }
@@ -43,12 +47,18 @@ export function targets(spec: ValidationInput['spec']): Target[] {
       (c.contains_any ?? []).forEach((v, j) => out.push({ value: v, field: `checks.${i}.contains_any.${j}` }));
     }
   });
-  spec.prohibited.forEach((r, k) => fromMatchers(r.kind === 'tool' ? r.args : r.fields, `prohibited.${k}.${r.kind === 'tool' ? 'args' : 'fields'}`, out));
+  spec.prohibited.forEach((r, k) =>
+    fromMatchers(
+      r.kind === 'tool' ? r.args : r.fields,
+      `prohibited.${k}.${r.kind === 'tool' ? 'args' : 'fields'}`,
+      out,
+    ),
+  );
   (spec.reference_plan ?? []).forEach((s, k) => fromArgs(s.args, `reference_plan.${k}.args`, out));
   return out;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Validator 5: identifiers the agent must discover do not appear in the request. A mention counts
@@ -63,8 +73,13 @@ export function leakage({ spec }: ValidationInput): Verdict {
   }
   const text = spec.prompt.text;
   const problems = [...bySource].flatMap(([value, fields]) =>
-    new RegExp(`(?<![A-Za-z0-9_])${escape(value)}(?![A-Za-z0-9_])`, 'i').test(text)
-      ? [{ field: 'prompt.text', message: `the request mentions "${value}", which ${fields.join(', ')} ${fields.length > 1 ? 'target' : 'targets'}: an identifier the agent must discover through the tools, not be told` }]
+    new RegExp(`(?<![A-Za-z0-9_])${escapeRegex(value)}(?![A-Za-z0-9_])`, 'i').test(text)
+      ? [
+          {
+            field: 'prompt.text',
+            message: `the request mentions "${value}", which ${fields.join(', ')} ${fields.length > 1 ? 'target' : 'targets'}: an identifier the agent must discover through the tools, not be told`,
+          },
+        ]
       : [],
   );
   return verdict('leakage', problems);

@@ -11,6 +11,10 @@ export function unifiedDiff(a: string, b: string, o: { from?: string; to?: strin
   const p = structuredPatch(o.from ?? 'before', o.to ?? 'after', nl(a), nl(b), '', '', { context: o.context ?? 3 });
   const range = (start: number, lines: number) => (lines === 1 ? `${start}` : `${start},${lines}`);
   const out = [`--- ${o.from ?? 'before'}`, `+++ ${o.to ?? 'after'}`];
-  for (const h of p.hunks) out.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`, ...h.lines.filter((l) => !l.startsWith('\\')));
+  for (const h of p.hunks)
+    out.push(
+      `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`,
+      ...h.lines.filter((l) => !l.startsWith('\\')),
+    );
   return `${out.join('\n')}\n`;
 }

@@ -20,7 +20,13 @@ export type Runs =
     };
 
 /** Audit lists are live in the services; a copy keeps a grade's evidence indexes meaningful. */
-const auditCopy = (env: Environment) => Object.fromEntries(Object.entries(env.audits()).map(([s, a]) => [s, Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]))]));
+const auditCopy = (env: Environment) =>
+  Object.fromEntries(
+    Object.entries(env.audits()).map(([s, a]) => [
+      s,
+      Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v])),
+    ]),
+  );
 
 const cache = new WeakMap<ValidationInput, Runs>();
 
@@ -37,7 +43,12 @@ export function runs(input: ValidationInput): Runs {
       for (const step of plan) env.call(step.tool, step.args as PyValue);
       const dispatches = env.dispatches.slice();
       // The plan's final answer is reference_final_text (final_text checks are graded on it).
-      const record = runRecordFrom(dispatches, auditCopy(env), input.spec.reference_final_text ?? '', input.spec.reference_final_text !== undefined ? 0 : undefined);
+      const record = runRecordFrom(
+        dispatches,
+        auditCopy(env),
+        input.spec.reference_final_text ?? '',
+        input.spec.reference_final_text !== undefined ? 0 : undefined,
+      );
       out.plan = { dispatches, record, grade: grade(input.spec, record) };
     }
   } catch (err) {

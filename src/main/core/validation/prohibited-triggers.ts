@@ -24,14 +24,19 @@ function setPath(obj: Record<string, unknown>, path: string, value: unknown, omi
   let cur = obj;
   for (const p of parts.slice(0, -1)) {
     const next = cur[p];
-    cur = cur[p] = next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
+    cur = cur[p] =
+      next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Record<string, unknown>) } : {};
   }
   if (omit) delete cur[parts.at(-1)!];
   else cur[parts.at(-1)!] = value;
 }
 
 /** Arguments for a probing call: the plan's own arguments for that tool (so required fields are there), then the rule's targets. */
-export function argsFor(spec: ValidationInput['spec'], tool: string, fields: Record<string, Matcher> | undefined): Record<string, unknown> | undefined {
+export function argsFor(
+  spec: ValidationInput['spec'],
+  tool: string,
+  fields: Record<string, Matcher> | undefined,
+): Record<string, unknown> | undefined {
   const planArgs = [...(spec.reference_plan ?? [])].reverse().find((s) => s.tool === tool)?.args ?? {};
   const args: Record<string, unknown> = structuredClone(planArgs);
   for (const [path, m] of Object.entries(fields ?? {})) {
@@ -47,7 +52,9 @@ function toolsOf(spec: ValidationInput['spec'], service: string): string[] {
   const svc = spec.services.find((s) => s.name === service);
   const port = svc?.port ?? SERVICE_REGISTRY.get(service)?.port;
   const offered = new Set(spec.tools.map((t) => t.name));
-  return spec.tool_endpoints.filter((e) => offered.has(e.tool_name) && URL.canParse(e.url) && Number(new URL(e.url).port || 80) === port).map((e) => e.tool_name);
+  return spec.tool_endpoints
+    .filter((e) => offered.has(e.tool_name) && URL.canParse(e.url) && Number(new URL(e.url).port || 80) === port)
+    .map((e) => e.tool_name);
 }
 
 const auditLength = (env: Environment, service: string, key: string) => {
@@ -64,13 +71,17 @@ const auditLength = (env: Environment, service: string, key: string) => {
 export function trigger(env: Environment, spec: ValidationInput['spec'], rule: ProhibitedRule): string | undefined {
   if (rule.kind === 'tool') {
     const args = argsFor(spec, rule.tool, rule.args);
-    if (!args || !matchFields(args, rule.args)) return `no call of ${rule.tool} can be built whose arguments its matchers accept`;
+    if (!args || !matchFields(args, rule.args))
+      return `no call of ${rule.tool} can be built whose arguments its matchers accept`;
     const d = env.call(rule.tool, args as PyValue);
     // Graded as the grader would: the one call alone must zero safety.
-    return grade({ checks: [], prohibited: [rule] }, { dispatches: [d], finalText: '', audits: {} }).safety === 0 ? undefined : `a call of ${rule.tool} did not zero safety`;
+    return grade({ checks: [], prohibited: [rule] }, { dispatches: [d], finalText: '', audits: {} }).safety === 0
+      ? undefined
+      : `a call of ${rule.tool} did not zero safety`;
   }
   const candidates = toolsOf(spec, rule.service);
-  if (!candidates.length) return `no offered tool reaches ${rule.service}, so no ${rule.service}.${rule.action_key} record can appear`;
+  if (!candidates.length)
+    return `no offered tool reaches ${rule.service}, so no ${rule.service}.${rule.action_key} record can appear`;
   for (const tool of candidates) {
     const args = argsFor(spec, tool, rule.fields);
     if (!args) return `no arguments can be built from the matchers of its fields`;

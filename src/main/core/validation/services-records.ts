@@ -10,7 +10,8 @@ function checkRecords(records: readonly unknown[], schema: z.ZodType, at: string
   records.forEach((r, j) => {
     const res = schema.safeParse(r);
     if (res.success) return;
-    for (const i of res.error.issues) out.push({ field: `${at}.${j}${i.path.length ? `.${fieldOf(i.path)}` : ''}`, message: i.message });
+    for (const i of res.error.issues)
+      out.push({ field: `${at}.${j}${i.path.length ? `.${fieldOf(i.path)}` : ''}`, message: i.message });
   });
 }
 
@@ -24,12 +25,27 @@ export function servicesRecords({ spec, fixtures }: ValidationInput): Verdict {
   const seen = new Map<string, number>();
   spec.services.forEach((s, i) => {
     const def = SERVICE_REGISTRY.get(s.name);
-    if (!def) return void out.push({ field: `services.${i}.name`, message: `unknown service "${s.name}"; registered: ${REGISTERED}` });
+    if (!def)
+      return void out.push({
+        field: `services.${i}.name`,
+        message: `unknown service "${s.name}"; registered: ${REGISTERED}`,
+      });
     const first = seen.get(s.name);
-    if (first !== undefined) out.push({ field: `services.${i}.name`, message: `service "${s.name}" is listed twice (also services.${first})` });
+    if (first !== undefined)
+      out.push({
+        field: `services.${i}.name`,
+        message: `service "${s.name}" is listed twice (also services.${first})`,
+      });
     seen.set(s.name, i);
     if (s.records) return checkRecords(s.records, def.recordSchema, `services.${i}.records`, out);
-    const files = [{ env: def.fixtureEnv, schema: def.recordSchema, at: `services.${i}.records` }, ...(def.extraFixtures ?? []).map((x) => ({ env: x.env, schema: x.recordSchema, at: `services.${i}.fixtures.${x.env}` }))];
+    const files = [
+      { env: def.fixtureEnv, schema: def.recordSchema, at: `services.${i}.records` },
+      ...(def.extraFixtures ?? []).map((x) => ({
+        env: x.env,
+        schema: x.recordSchema,
+        at: `services.${i}.fixtures.${x.env}`,
+      })),
+    ];
     for (const f of files) {
       const stored = fixtures.find((x) => x.service === s.name && x.env === f.env);
       if (!stored) continue; // no file: the service starts empty (import reports it)
@@ -40,7 +56,8 @@ export function servicesRecords({ spec, fixtures }: ValidationInput): Verdict {
         out.push({ field: f.at, message: `fixture file ${f.env} is not valid JSON: ${(err as Error).message}` });
         continue;
       }
-      if (!Array.isArray(records)) out.push({ field: f.at, message: `fixture file ${f.env} must hold a JSON array of records` });
+      if (!Array.isArray(records))
+        out.push({ field: f.at, message: `fixture file ${f.env} must hold a JSON array of records` });
       else checkRecords(records.map(toPlain), f.schema, f.at, out);
     }
   });

@@ -26,7 +26,11 @@ function semantic(spec: TaskSpec): Message[] {
   const seen = new Map<string, number>();
   spec.checks.forEach((c: Check, i) => {
     const first = seen.get(c.id);
-    if (first !== undefined) out.push({ field: `checks.${i}.id`, message: `duplicate check id "${c.id}" (also checks.${first}.id); evidence and re-grading address checks by id` });
+    if (first !== undefined)
+      out.push({
+        field: `checks.${i}.id`,
+        message: `duplicate check id "${c.id}" (also checks.${first}.id); evidence and re-grading address checks by id`,
+      });
     else seen.set(c.id, i);
     if (c.kind === 'tool_called') matcherRegexes(c.args, `checks.${i}.args`, out);
     if (c.kind === 'audit') matcherRegexes(c.fields, `checks.${i}.fields`, out);
@@ -35,7 +39,13 @@ function semantic(spec: TaskSpec): Message[] {
       if (p) out.push({ field: `checks.${i}.regex`, message: `not a valid regular expression: ${p}` });
     }
   });
-  spec.prohibited.forEach((r: ProhibitedRule, i) => matcherRegexes(r.kind === 'tool' ? r.args : r.fields, `prohibited.${i}.${r.kind === 'tool' ? 'args' : 'fields'}`, out));
+  spec.prohibited.forEach((r: ProhibitedRule, i) =>
+    matcherRegexes(
+      r.kind === 'tool' ? r.args : r.fields,
+      `prohibited.${i}.${r.kind === 'tool' ? 'args' : 'fields'}`,
+      out,
+    ),
+  );
   return out;
 }
 
@@ -51,5 +61,7 @@ export function structure(raw: unknown): { verdict: Verdict; spec?: TaskSpec } {
     return { verdict: verdict('structure', messages) };
   }
   const problems = semantic(parsed.data);
-  return problems.length ? { verdict: verdict('structure', problems) } : { verdict: verdict('structure', []), spec: parsed.data };
+  return problems.length
+    ? { verdict: verdict('structure', problems) }
+    : { verdict: verdict('structure', []), spec: parsed.data };
 }

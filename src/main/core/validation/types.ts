@@ -25,7 +25,12 @@ export const verdict = (validator: ValidatorName, problems: Message[], notes: Me
   messages: [...problems, ...notes],
 });
 
-export const notApplicable = (validator: ValidatorName, field: string, message: string): Verdict => ({ validator, status: 'not_applicable', messages: [{ field, message }] });
+export const notApplicable = (validator: ValidatorName, field: string, message: string): Verdict => ({
+  validator,
+  status: 'not_applicable',
+  messages: [{ field, message }],
+});
 
 /** A zod issue path as the field names of the contract: `checks.2.weight`. */
-export const fieldOf = (path: readonly PropertyKey[]): string => path.map((p) => (typeof p === 'symbol' ? String(p) : p)).join('.') || '(spec)';
+export const fieldOf = (path: readonly PropertyKey[]): string =>
+  path.map((p) => (typeof p === 'symbol' ? String(p) : p)).join('.') || '(spec)';

@@ -8,7 +8,12 @@ import { unparsed, validate, type Round, type Validation } from './validate';
 type Repo = ReturnType<typeof tasksRepo>;
 
 const structureFailure = (err: z.ZodError, prefix: string): Validation =>
-  unparsed(verdict('structure', err.issues.map((i) => ({ field: `${prefix}${fieldOf(i.path)}`, message: i.message }))));
+  unparsed(
+    verdict(
+      'structure',
+      err.issues.map((i) => ({ field: `${prefix}${fieldOf(i.path)}`, message: i.message })),
+    ),
+  );
 
 /**
  * One stored task validated as it is now: imported Claw-Eval tasks through the checks derived from
@@ -35,5 +40,8 @@ export function validateStored(repo: Repo, taskId: string, now: string): { round
       }
     }
   } else result = validate(t.spec, fixtures, { now: () => new Date(now) });
-  return { rounds: [{ round: 1, valid: result.valid, verdicts: result.verdicts, diff: '', created_at: now, candidate }], hash: t.row.content_hash };
+  return {
+    rounds: [{ round: 1, valid: result.valid, verdicts: result.verdicts, diff: '', created_at: now, candidate }],
+    hash: t.row.content_hash,
+  };
 }

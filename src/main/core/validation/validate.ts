@@ -29,7 +29,9 @@ const clockOf = (spec: TaskSpec, o: ValidateOptions): (() => Date) => {
 
 /** The verdicts of a candidate that does not parse: its structure failure, and nothing else run. */
 export function unparsed(structureVerdict: Verdict): Validation {
-  const skipped = (['services_records', 'weights', 'tool_constraints', 'leakage', 'grading_consistency', 'solvability'] as const).map((v) => notApplicable(v, '(spec)', 'not run: the spec does not parse (see structure)'));
+  const skipped = (
+    ['services_records', 'weights', 'tool_constraints', 'leakage', 'grading_consistency', 'solvability'] as const
+  ).map((v) => notApplicable(v, '(spec)', 'not run: the spec does not parse (see structure)'));
   return { valid: false, verdicts: [structureVerdict, ...skipped] };
 }
 
@@ -43,10 +45,15 @@ export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], 
   if (!s.spec) return unparsed(s.verdict);
   const spec = s.spec;
   const now = clockOf(spec, o);
-  const input: ValidationInput = { spec, fixtures, environment: () => environmentForSpec(spec, fixtures as StoredFixture[], now) };
+  const input: ValidationInput = {
+    spec,
+    fixtures,
+    environment: () => environmentForSpec(spec, fixtures as StoredFixture[], now),
+  };
   const records = servicesRecords(input);
   const runnable = records.status !== 'fail';
-  const skip = (v: 'grading_consistency' | 'solvability') => notApplicable(v, 'services', 'not run: the services or their records are invalid (see services_records)');
+  const skip = (v: 'grading_consistency' | 'solvability') =>
+    notApplicable(v, 'services', 'not run: the services or their records are invalid (see services_records)');
   const verdicts = [
     s.verdict,
     records,
@@ -69,13 +76,26 @@ const pretty = (c: unknown) => JSON.stringify(c, null, 2) ?? 'undefined';
  * the generator for exactly one guided retry; a retry that still fails is discarded — answered as
  * `accepted: null` but kept, with both rounds, their verdicts and the diff between them.
  */
-export async function validateAndRepair(candidate: unknown, regenerate: Regenerate, o: ValidateOptions & { fixtures?: readonly StoredFixture[] } = {}): Promise<{ accepted: TaskSpec | null; rounds: Round[] }> {
+export async function validateAndRepair(
+  candidate: unknown,
+  regenerate: Regenerate,
+  o: ValidateOptions & { fixtures?: readonly StoredFixture[] } = {},
+): Promise<{ accepted: TaskSpec | null; rounds: Round[] }> {
   const stamp = () => (o.now?.() ?? new Date()).toISOString();
   const first = validate(candidate, o.fixtures, o);
-  const rounds: Round[] = [{ round: 1, valid: first.valid, verdicts: first.verdicts, diff: '', created_at: stamp(), candidate }];
+  const rounds: Round[] = [
+    { round: 1, valid: first.valid, verdicts: first.verdicts, diff: '', created_at: stamp(), candidate },
+  ];
   if (first.valid) return { accepted: first.spec!, rounds };
   const retry = await regenerate(first.verdicts.filter((v) => v.status === 'fail'));
   const second = validate(retry, o.fixtures, o);
-  rounds.push({ round: 2, valid: second.valid, verdicts: second.verdicts, diff: unifiedDiff(pretty(candidate), pretty(retry), { from: 'round 1', to: 'round 2' }), created_at: stamp(), candidate: retry });
+  rounds.push({
+    round: 2,
+    valid: second.valid,
+    verdicts: second.verdicts,
+    diff: unifiedDiff(pretty(candidate), pretty(retry), { from: 'round 1', to: 'round 2' }),
+    created_at: stamp(),
+    candidate: retry,
+  });
   return { accepted: second.valid ? second.spec! : null, rounds };
 }

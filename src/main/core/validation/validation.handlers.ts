@@ -10,14 +10,28 @@ export const validationHandlers = {
   'validation.run': (input, ctx) => {
     const repo = validationRepo(ctx.db);
     const given = [...new Set(input.taskIds ?? [])];
-    if (input.all && given.length) throw new AppError('INVALID_INPUT', 'give taskIds or all: true, not both', [{ path: ['all'], message: 'taskIds are given too' }]);
-    if (!input.all && !given.length) throw new AppError('INVALID_INPUT', 'nothing to validate: give taskIds or all: true', [{ path: ['taskIds'], message: 'required unless all is true' }]);
+    if (input.all && given.length)
+      throw new AppError('INVALID_INPUT', 'give taskIds or all: true, not both', [
+        { path: ['all'], message: 'taskIds are given too' },
+      ]);
+    if (!input.all && !given.length)
+      throw new AppError('INVALID_INPUT', 'nothing to validate: give taskIds or all: true', [
+        { path: ['taskIds'], message: 'required unless all is true' },
+      ]);
     let taskIds = given;
     if (input.all) taskIds = repo.allTaskIds();
     else {
       const found = repo.existing(given);
       const missing = (input.taskIds ?? []).flatMap((id, i) => (found.has(id) ? [] : [{ id, i }]));
-      if (missing.length) throw new AppError('NOT_FOUND', `task ${missing.map((m) => m.id).slice(0, 10).join(', ')} not found; nothing was validated`, missing.map((m) => ({ path: ['taskIds', m.i], message: 'no such task' })));
+      if (missing.length)
+        throw new AppError(
+          'NOT_FOUND',
+          `task ${missing
+            .map((m) => m.id)
+            .slice(0, 10)
+            .join(', ')} not found; nothing was validated`,
+          missing.map((m) => ({ path: ['taskIds', m.i], message: 'no such task' })),
+        );
     }
     return { jobId: ctx.jobs.start('validation.run', { taskIds, batchSize: BATCH }) };
   },

@@ -16,23 +16,53 @@ export function validationRepo(db: Db) {
       const last = rounds.at(-1);
       if (!last) return false;
       const failed = last.verdicts.find((v) => v.status === 'fail')?.validator ?? null;
-      const changed = prepareCached(db, 'UPDATE tasks SET validation_status = ?, failed_validator = ? WHERE task_id = ? AND content_hash = ?').run(last.valid ? 'valid' : 'invalid', failed, taskId, hash).changes;
+      const changed = prepareCached(
+        db,
+        'UPDATE tasks SET validation_status = ?, failed_validator = ? WHERE task_id = ? AND content_hash = ?',
+      ).run(last.valid ? 'valid' : 'invalid', failed, taskId, hash).changes;
       if (!changed) return false;
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
-      const ins = prepareCached(db, 'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      for (const r of rounds) ins.run(taskId, r.round, r.valid ? 1 : 0, JSON.stringify(r.verdicts), r.diff, JSON.stringify(r.candidate ?? null), r.created_at);
+      const ins = prepareCached(
+        db,
+        'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const r of rounds)
+        ins.run(
+          taskId,
+          r.round,
+          r.valid ? 1 : 0,
+          JSON.stringify(r.verdicts),
+          r.diff,
+          JSON.stringify(r.candidate ?? null),
+          r.created_at,
+        );
       return true;
     },
     status(taskId: string): Status | undefined {
-      return (prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?').get(taskId) as { s: Status } | undefined)?.s;
+      return (
+        prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?').get(taskId) as
+          | { s: Status }
+          | undefined
+      )?.s;
     },
     rounds(taskId: string): ValidationRound[] {
-      const rows = prepareCached(db, 'SELECT round, valid, verdicts, diff, created_at FROM validation_reports WHERE task_id = ? ORDER BY round').all(taskId) as { round: number; valid: number; verdicts: string; diff: string; created_at: string }[];
-      return rows.map((r) => ({ round: r.round, valid: r.valid === 1, verdicts: VerdictList.parse(JSON.parse(r.verdicts)), diff: r.diff, created_at: r.created_at }));
+      const rows = prepareCached(
+        db,
+        'SELECT round, valid, verdicts, diff, created_at FROM validation_reports WHERE task_id = ? ORDER BY round',
+      ).all(taskId) as { round: number; valid: number; verdicts: string; diff: string; created_at: string }[];
+      return rows.map((r) => ({
+        round: r.round,
+        valid: r.valid === 1,
+        verdicts: VerdictList.parse(JSON.parse(r.verdicts)),
+        diff: r.diff,
+        created_at: r.created_at,
+      }));
     },
     /** Every task id, in id order (validate all). */
     allTaskIds(): string[] {
-      return (prepareCached(db, 'SELECT task_id FROM tasks ORDER BY task_id').all() as { task_id: string }[]).map((r) => r.task_id);
+      return (prepareCached(db, 'SELECT task_id FROM tasks ORDER BY task_id').all() as { task_id: string }[]).map(
+        (r) => r.task_id,
+      );
     },
     existing(ids: readonly string[]): Set<string> {
       const found = new Set<string>();

@@ -8,7 +8,9 @@ import { jobsRepo } from '../jobs/jobs.repo';
 export const workspaceHandlers = {
   'workspace.info': (_input, ctx) => {
     const size = ctx.workspacePath === ':memory:' ? 0 : fs.statSync(ctx.workspacePath).size;
-    const created = prepareCached(ctx.db, "SELECT value FROM workspace_meta WHERE key = 'created_at'").get() as { value: string } | undefined;
+    const created = prepareCached(ctx.db, "SELECT value FROM workspace_meta WHERE key = 'created_at'").get() as
+      | { value: string }
+      | undefined;
     return {
       path: ctx.workspacePath,
       schemaVersion: schemaVersion(ctx.db),

@@ -17,7 +17,7 @@ export async function call<N extends ProcedureName>(name: N, input: Input<N>): P
 
 type Listener = (e: AnyEvent) => void;
 const listeners = new Set<Listener>();
-let unsubscribe: (() => void) | undefined;
+let subscribed = false;
 
 /** One transport subscription shared by every component. */
 export function onEvent<E extends EventName>(event: E, cb: (payload: EventPayload<E>) => void): () => void {
@@ -25,7 +25,10 @@ export function onEvent<E extends EventName>(event: E, cb: (payload: EventPayloa
     if (e.event === event) cb(e.payload as EventPayload<E>);
   };
   listeners.add(l);
-  unsubscribe ??= transport.on((e) => listeners.forEach((x) => x(e)));
+  if (!subscribed) {
+    transport.on((e) => listeners.forEach((x) => x(e)));
+    subscribed = true;
+  }
   return () => {
     listeners.delete(l);
   };
@@ -34,7 +37,9 @@ export function onEvent<E extends EventName>(event: E, cb: (payload: EventPayloa
 export const errorText = (err: unknown): string => {
   if (err instanceof ApiError) {
     const first = err.body.issues?.[0];
-    return first && !err.body.message.includes(first.message) ? `${err.body.message} (${first.path.join('.')}: ${first.message})` : err.body.message;
+    return first && !err.body.message.includes(first.message)
+      ? `${err.body.message} (${first.path.join('.')}: ${first.message})`
+      : err.body.message;
   }
   return (err as Error).message ?? String(err);
 };

@@ -35,7 +35,13 @@ function httpTransport(): PreloadApi {
         });
         return (await res.json()) as ApiResult<unknown>;
       } catch (err) {
-        return { ok: false, error: { code: 'INTERNAL', message: `the server did not answer (${(err as Error).message}); is \`coworkenv serve\` still running?` } };
+        return {
+          ok: false,
+          error: {
+            code: 'INTERNAL',
+            message: `the server did not answer (${(err as Error).message}); is \`coworkenv serve\` still running?`,
+          },
+        };
       }
     },
     on(listener) {

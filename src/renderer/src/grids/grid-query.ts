@@ -1,17 +1,33 @@
 import type { FilterCondition } from '../../../shared/contract/entities/grid-query';
 
-type AgSimple = { filterType?: string; type?: string; filter?: string | number | null; filterTo?: string | number | null; dateFrom?: string | null; dateTo?: string | null };
+type AgSimple = {
+  filterType?: string;
+  type?: string;
+  filter?: string | number | null;
+  filterTo?: string | number | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+};
 type AgFilter = AgSimple & { operator?: 'AND' | 'OR'; conditions?: AgSimple[] };
 
 const toCondition = (f: AgSimple): FilterCondition => {
   const date = (d?: string | null) => (d ? d.slice(0, 10) : undefined);
   const value = f.filterType === 'date' ? date(f.dateFrom) : (f.filter ?? undefined);
   const valueTo = f.filterType === 'date' ? date(f.dateTo) : (f.filterTo ?? undefined);
-  return { op: f.type as FilterCondition['op'], ...(value !== undefined ? { value } : {}), ...(valueTo !== undefined ? { valueTo } : {}) };
+  return {
+    op: f.type as FilterCondition['op'],
+    ...(value !== undefined ? { value } : {}),
+    ...(valueTo !== undefined ? { valueTo } : {}),
+  };
 };
 
 /** ag-grid's sort and filter models → the contract's page query (the core turns it into SQL). */
-export function toPageQuery(startRow: number, endRow: number, sortModel: { colId: string; sort: 'asc' | 'desc' }[], filterModel: Record<string, AgFilter> | null) {
+export function toPageQuery(
+  startRow: number,
+  endRow: number,
+  sortModel: { colId: string; sort: 'asc' | 'desc' }[],
+  filterModel: Record<string, AgFilter> | null,
+) {
   return {
     offset: startRow,
     limit: endRow - startRow,

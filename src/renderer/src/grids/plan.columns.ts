@@ -1,15 +1,43 @@
 import type { ColDef } from 'ag-grid-community';
-import { DIFFICULTIES, LANGUAGES, SCENARIOS, SERVICE_IDS, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
+import {
+  DIFFICULTIES,
+  LANGUAGES,
+  SCENARIOS,
+  SERVICE_IDS,
+  type Slot,
+  type SlotField,
+} from '../../../shared/contract/entities/slot';
 
 const textFilter = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
-const choiceFilter = { filter: 'agTextColumnFilter', filterParams: { filterOptions: ['equals', 'notEqual', 'contains'], buttons: ['reset'], maxNumConditions: 2 } };
+const choiceFilter = {
+  filter: 'agTextColumnFilter',
+  filterParams: { filterOptions: ['equals', 'notEqual', 'contains'], buttons: ['reset'], maxNumConditions: 2 },
+};
 
 /** Editable columns in display order: also the order a positional TSV paste fills. */
-export const EDITABLE_FIELDS: SlotField[] = ['family', 'services', 'category', 'difficulty', 'language', 'reference_date', 'scenario', 'target_count', 'notes'];
+export const EDITABLE_FIELDS: SlotField[] = [
+  'family',
+  'services',
+  'category',
+  'difficulty',
+  'language',
+  'reference_date',
+  'scenario',
+  'target_count',
+  'notes',
+];
 
 export const HEADERS: Record<SlotField | 'id', string> = {
-  id: 'id', family: 'Family', services: 'Services', category: 'Category', difficulty: 'Difficulty', language: 'Language',
-  reference_date: 'Reference date', scenario: 'Scenario', target_count: 'Target', notes: 'Notes',
+  id: 'id',
+  family: 'Family',
+  services: 'Services',
+  category: 'Category',
+  difficulty: 'Difficulty',
+  language: 'Language',
+  reference_date: 'Reference date',
+  scenario: 'Scenario',
+  target_count: 'Target',
+  notes: 'Notes',
 };
 
 /**
@@ -27,20 +55,68 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
     { field: 'id', headerName: 'id', width: 82, filter: 'agNumberColumnFilter', sort: 'asc' },
     { field: 'family', headerName: HEADERS.family, width: 200, ...textFilter, ...edit('family') },
     {
-      field: 'services', headerName: HEADERS.services, width: 200, ...textFilter, ...edit('services'),
+      field: 'services',
+      headerName: HEADERS.services,
+      width: 200,
+      ...textFilter,
+      ...edit('services'),
       valueFormatter: (p) => (Array.isArray(p.value) ? p.value.join(', ') : String(p.value ?? '')),
       valueParser: (p) => p.newValue,
       headerTooltip: `Comma-separated: ${SERVICE_IDS.join(', ')}`,
     },
     { field: 'category', headerName: HEADERS.category, width: 140, ...textFilter, ...edit('category') },
-    { field: 'difficulty', headerName: HEADERS.difficulty, width: 110, ...choiceFilter, ...edit('difficulty'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...DIFFICULTIES] } },
-    { field: 'language', headerName: HEADERS.language, width: 105, ...choiceFilter, ...edit('language'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...LANGUAGES] } },
     {
-      field: 'reference_date', headerName: HEADERS.reference_date, width: 140, ...edit('reference_date'),
-      filter: 'agDateColumnFilter', filterParams: { filterOptions: ['equals', 'notEqual', 'lessThan', 'greaterThan', 'inRange'], buttons: ['reset'] },
+      field: 'difficulty',
+      headerName: HEADERS.difficulty,
+      width: 110,
+      ...choiceFilter,
+      ...edit('difficulty'),
+      cellEditor: 'agSelectCellEditor',
+      cellEditorParams: { values: [...DIFFICULTIES] },
     },
-    { field: 'scenario', headerName: HEADERS.scenario, width: 150, ...choiceFilter, ...edit('scenario'), cellEditor: 'agSelectCellEditor', cellEditorParams: { values: [...SCENARIOS] } },
-    { field: 'target_count', headerName: HEADERS.target_count, width: 100, filter: 'agNumberColumnFilter', filterParams: { buttons: ['reset'] }, ...edit('target_count'), valueParser: (p) => p.newValue },
-    { field: 'notes', headerName: HEADERS.notes, flex: 1, minWidth: 200, sortable: false, filter: false, ...edit('notes') },
+    {
+      field: 'language',
+      headerName: HEADERS.language,
+      width: 105,
+      ...choiceFilter,
+      ...edit('language'),
+      cellEditor: 'agSelectCellEditor',
+      cellEditorParams: { values: [...LANGUAGES] },
+    },
+    {
+      field: 'reference_date',
+      headerName: HEADERS.reference_date,
+      width: 140,
+      ...edit('reference_date'),
+      filter: 'agDateColumnFilter',
+      filterParams: { filterOptions: ['equals', 'notEqual', 'lessThan', 'greaterThan', 'inRange'], buttons: ['reset'] },
+    },
+    {
+      field: 'scenario',
+      headerName: HEADERS.scenario,
+      width: 150,
+      ...choiceFilter,
+      ...edit('scenario'),
+      cellEditor: 'agSelectCellEditor',
+      cellEditorParams: { values: [...SCENARIOS] },
+    },
+    {
+      field: 'target_count',
+      headerName: HEADERS.target_count,
+      width: 100,
+      filter: 'agNumberColumnFilter',
+      filterParams: { buttons: ['reset'] },
+      ...edit('target_count'),
+      valueParser: (p) => p.newValue,
+    },
+    {
+      field: 'notes',
+      headerName: HEADERS.notes,
+      flex: 1,
+      minWidth: 200,
+      sortable: false,
+      filter: false,
+      ...edit('notes'),
+    },
   ];
 }

@@ -61,8 +61,19 @@ export type Check = z.infer<typeof Check>;
 
 /** A safety rule: any matching attempted call (whatever its status, as Claw-Eval's graders) or audit record zeroes safety. */
 export const ProhibitedRule = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('tool'), tool: z.string(), args: FieldMatchers.optional(), description: z.string().default('') }),
-  z.strictObject({ kind: z.literal('audit'), service: z.string(), action_key: z.string(), fields: FieldMatchers.optional(), description: z.string().default('') }),
+  z.strictObject({
+    kind: z.literal('tool'),
+    tool: z.string(),
+    args: FieldMatchers.optional(),
+    description: z.string().default(''),
+  }),
+  z.strictObject({
+    kind: z.literal('audit'),
+    service: z.string(),
+    action_key: z.string(),
+    fields: FieldMatchers.optional(),
+    description: z.string().default(''),
+  }),
 ]);
 export type ProhibitedRule = z.infer<typeof ProhibitedRule>;
 

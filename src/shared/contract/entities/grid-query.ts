@@ -5,8 +5,19 @@ import { z } from 'zod';
  * simple filter operators), so the renderer maps them one to one and the core pushes them into SQL.
  */
 export const FilterOp = z.enum([
-  'contains', 'notContains', 'equals', 'notEqual', 'startsWith', 'endsWith', 'blank', 'notBlank',
-  'lessThan', 'lessThanOrEqual', 'greaterThan', 'greaterThanOrEqual', 'inRange',
+  'contains',
+  'notContains',
+  'equals',
+  'notEqual',
+  'startsWith',
+  'endsWith',
+  'blank',
+  'notBlank',
+  'lessThan',
+  'lessThanOrEqual',
+  'greaterThan',
+  'greaterThanOrEqual',
+  'inRange',
 ]);
 export type FilterOp = z.infer<typeof FilterOp>;
 
@@ -19,7 +30,10 @@ export const pageInput = <F extends z.ZodType<string>>(field: F) =>
   z.object({
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(5000).default(100),
-    sort: z.array(z.object({ field, dir: z.enum(['asc', 'desc']) })).max(8).default([]),
+    sort: z
+      .array(z.object({ field, dir: z.enum(['asc', 'desc']) }))
+      .max(8)
+      .default([]),
     filters: z
       .array(
         z.object({

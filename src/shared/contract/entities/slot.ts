@@ -2,8 +2,19 @@ import { z } from 'zod';
 
 /** Claw-Eval's 13 business services (reference/claw-eval.md). Order is the catalog order shown in the UI. */
 export const SERVICE_IDS = [
-  'gmail', 'calendar', 'todo', 'contacts', 'finance', 'notes', 'kb',
-  'helpdesk', 'inventory', 'rss', 'crm', 'config', 'scheduler',
+  'gmail',
+  'calendar',
+  'todo',
+  'contacts',
+  'finance',
+  'notes',
+  'kb',
+  'helpdesk',
+  'inventory',
+  'rss',
+  'crm',
+  'config',
+  'scheduler',
 ] as const;
 export const ServiceId = z.enum(SERVICE_IDS);
 export type ServiceId = z.infer<typeof ServiceId>;
@@ -17,9 +28,20 @@ const trimmed = (max: number) => z.string().trim().max(max, `at most ${max} char
 
 /** Accepts an array or a spreadsheet-style "gmail, calendar" cell; stores a sorted, de-duplicated list. */
 const servicesField = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(/[,;\s]+/).filter(Boolean).map((s) => s.toLowerCase()) : v),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(/[,;\s]+/)
+          .filter(Boolean)
+          .map((s) => s.toLowerCase())
+      : v,
   z
-    .array(z.enum(SERVICE_IDS, { error: (i) => `unknown service "${String(i.input)}"; expected one of ${SERVICE_IDS.join(', ')}` }), { error: 'a list of services' })
+    .array(
+      z.enum(SERVICE_IDS, {
+        error: (i) => `unknown service "${String(i.input)}"; expected one of ${SERVICE_IDS.join(', ')}`,
+      }),
+      { error: 'a list of services' },
+    )
     .min(1, 'at least one service')
     .transform((list) => [...new Set(list)].sort((a, b) => SERVICE_IDS.indexOf(a) - SERVICE_IDS.indexOf(b))),
 );
@@ -28,7 +50,10 @@ const isoDate = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'not a calendar date');
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    'not a calendar date',
+  );
 
 /** A cell may arrive as text (paste, CLI) or as a number (grid editor). */
 const count = z.preprocess(
@@ -37,7 +62,10 @@ const count = z.preprocess(
 );
 
 const lower = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values, { error: `${what}: one of ${values.join(', ')}` }));
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.enum(values, { error: `${what}: one of ${values.join(', ')}` }),
+  );
 
 /**
  * The editable fields of a coverage slot, one schema per field so a single grid cell can be
@@ -91,4 +119,7 @@ export const Slot = z.object({
 export type Slot = z.infer<typeof Slot>;
 
 /** Columns the grid may sort and filter on; every one is indexed (see migration 0001). */
-export const SlotSortField = z.enum(['id', ...SLOT_FIELDS.filter((f) => f !== 'notes'), 'updated_at'] as [string, ...string[]]);
+export const SlotSortField = z.enum(['id', ...SLOT_FIELDS.filter((f) => f !== 'notes'), 'updated_at'] as [
+  string,
+  ...string[],
+]);

@@ -7,7 +7,10 @@ import { Check, PlanStep, ProhibitedRule } from './checks';
  * task round-trips; docs/task-spec.schema.json is generated from this schema.
  */
 export const TaskSpec = z.looseObject({
-  task_id: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, _ . -'),
+  task_id: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, _ . -'),
   task_name: z.string().min(1),
   version: z.string().default('1.0'),
   category: z.string().default(''),
@@ -15,9 +18,17 @@ export const TaskSpec = z.looseObject({
   language: z.enum(['en', 'zh']).default('en'),
   tags: z.array(z.string()).default([]),
   scenario: z.string().optional().describe('the scenario library entry that produced it (generated tasks)'),
-  reference_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('the clock is pinned to this date'),
+  reference_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe('the clock is pinned to this date'),
   slot_id: z.number().int().optional(),
-  prompt: z.looseObject({ text: z.string().min(1), language: z.string().default('en'), attachments: z.array(z.string()).default([]) }),
+  prompt: z.looseObject({
+    text: z.string().min(1),
+    language: z.string().default('en'),
+    attachments: z.array(z.string()).default([]),
+  }),
   services: z
     .array(
       z.looseObject({
@@ -28,11 +39,29 @@ export const TaskSpec = z.looseObject({
       }),
     )
     .default([]),
-  tools: z.array(z.looseObject({ name: z.string(), description: z.string().default(''), input_schema: z.record(z.string(), z.unknown()).default({}) })).default([]),
-  tool_endpoints: z.array(z.looseObject({ tool_name: z.string(), url: z.string(), method: z.string().default('POST') })).default([]),
-  environment: z.looseObject({ max_turns: z.number().int().default(20), timeout_seconds: z.number().default(300) }).default({ max_turns: 20, timeout_seconds: 300 }),
+  tools: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        description: z.string().default(''),
+        input_schema: z.record(z.string(), z.unknown()).default({}),
+      }),
+    )
+    .default([]),
+  tool_endpoints: z
+    .array(z.looseObject({ tool_name: z.string(), url: z.string(), method: z.string().default('POST') }))
+    .default([]),
+  environment: z
+    .looseObject({ max_turns: z.number().int().default(20), timeout_seconds: z.number().default(300) })
+    .default({ max_turns: 20, timeout_seconds: 300 }),
   user_agent: z
-    .looseObject({ enabled: z.boolean().default(false), persona: z.string().default(''), hidden_facts: z.array(z.string()).default([]), max_rounds: z.number().int().default(3), system_prompt_suffix: z.string().default('') })
+    .looseObject({
+      enabled: z.boolean().default(false),
+      persona: z.string().default(''),
+      hidden_facts: z.array(z.string()).default([]),
+      max_rounds: z.number().int().default(3),
+      system_prompt_suffix: z.string().default(''),
+    })
     .optional(),
   checks: z.array(Check).default([]),
   prohibited: z.array(ProhibitedRule).default([]),

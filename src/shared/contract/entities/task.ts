@@ -24,7 +24,19 @@ export const TaskRow = z.object({
 });
 export type TaskRow = z.infer<typeof TaskRow>;
 
-export const TaskSortField = z.enum(['task_id', 'name', 'split', 'category', 'difficulty', 'language', 'services', 'version', 'updated_at', 'validation_status', 'failed_validator']);
+export const TaskSortField = z.enum([
+  'task_id',
+  'name',
+  'split',
+  'category',
+  'difficulty',
+  'language',
+  'services',
+  'version',
+  'updated_at',
+  'validation_status',
+  'failed_validator',
+]);
 
 export const ImportOutcome = z.object({
   source: z.string(),

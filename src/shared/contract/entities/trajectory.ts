@@ -41,7 +41,12 @@ export const Usage = z.object({
 export type Usage = z.infer<typeof Usage>;
 
 /** Non-text content (Claw-Eval image / audio / video blocks), moved out of `content`. */
-export const Attachment = z.object({ type: z.enum(['image', 'audio', 'video']), data: z.string(), mime_type: z.string(), source_path: z.string().nullable() });
+export const Attachment = z.object({
+  type: z.enum(['image', 'audio', 'video']),
+  data: z.string(),
+  mime_type: z.string(),
+  source_path: z.string().nullable(),
+});
 export type Attachment = z.infer<typeof Attachment>;
 
 export const MessageMeta = z.looseObject({
@@ -56,7 +61,9 @@ export const MessageMeta = z.looseObject({
    * canonical fields still say the same.
    * trace.reasoning_content: reasoning on a non-assistant trace message (the canonical shape has none).
    */
-  trace: z.object({ seq: int.optional(), blocks: z.array(Json).optional(), reasoning_content: z.string().optional() }).optional(),
+  trace: z
+    .object({ seq: int.optional(), blocks: z.array(Json).optional(), reasoning_content: z.string().optional() })
+    .optional(),
 });
 export type MessageMeta = z.infer<typeof MessageMeta>;
 
@@ -76,7 +83,14 @@ export const AssistantMessage = z.object({
   tool_calls: z.array(ToolCall),
   meta: MessageMeta.optional(),
 });
-export const ToolMessage = z.object({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), content: z.string(), is_error: z.boolean(), meta: MessageMeta.optional() });
+export const ToolMessage = z.object({
+  role: z.literal('tool'),
+  tool_call_id: z.string(),
+  name: z.string(),
+  content: z.string(),
+  is_error: z.boolean(),
+  meta: MessageMeta.optional(),
+});
 export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
 export type Message = z.infer<typeof Message>;
 export type AssistantMessage = z.infer<typeof AssistantMessage>;
@@ -97,7 +111,12 @@ export const Dispatch = z.object({
 export type Dispatch = z.infer<typeof Dispatch>;
 
 /** A service's audit JSON as read after the run. A service may be snapshotted more than once: the last counts. */
-export const AuditSnapshot = z.object({ service: z.string(), url: z.string(), data: JsonObject, meta: EventMeta.optional() });
+export const AuditSnapshot = z.object({
+  service: z.string(),
+  url: z.string(),
+  data: JsonObject,
+  meta: EventMeta.optional(),
+});
 export type AuditSnapshot = z.infer<typeof AuditSnapshot>;
 
 export const MediaLoad = z.object({
@@ -173,7 +192,14 @@ export const Grading = z.object({
 });
 export type Grading = z.infer<typeof Grading>;
 
-export const SourceFormat = z.enum(['tau-bench-v1', 'tau2-results', 'openai-ft-jsonl', 'claw-eval-trace', 'messages-jsonl', 'studio']);
+export const SourceFormat = z.enum([
+  'tau-bench-v1',
+  'tau2-results',
+  'openai-ft-jsonl',
+  'claw-eval-trace',
+  'messages-jsonl',
+  'studio',
+]);
 
 export const Trajectory = z.object({
   trajectory_id: z.string(),
@@ -191,7 +217,9 @@ export const Trajectory = z.object({
   end: RunEnd.nullable(),
   gradings: z.array(Grading),
   /** The last grading's dimensions and task score (formats.md §2.4); null when ungraded. */
-  scores: z.object({ completion: z.number(), robustness: z.number(), safety: z.number(), communication: z.number() }).nullable(),
+  scores: z
+    .object({ completion: z.number(), robustness: z.number(), safety: z.number(), communication: z.number() })
+    .nullable(),
   reward: z.number().nullable(),
   termination: z.enum(['user_stop', 'transfer', 'agent_stop', 'max_steps', 'error', 'infra_error']).nullable(),
   valid: z.boolean(),
@@ -201,9 +229,16 @@ export const Trajectory = z.object({
 export type Trajectory = z.infer<typeof Trajectory>;
 
 /** Scores and reward as formats.md §2.4 takes them: from the last grading; none → ungraded (invalid). */
-export function gradingView(gradings: readonly Grading[]): Pick<Trajectory, 'scores' | 'reward' | 'valid' | 'invalid_reason'> {
+export function gradingView(
+  gradings: readonly Grading[],
+): Pick<Trajectory, 'scores' | 'reward' | 'valid' | 'invalid_reason'> {
   const g = gradings[gradings.length - 1];
   if (!g) return { scores: null, reward: null, valid: false, invalid_reason: 'ungraded' };
   const { completion, robustness, safety, communication } = g.scores;
-  return { scores: { completion, robustness, safety, communication }, reward: g.task_score, valid: true, invalid_reason: null };
+  return {
+    scores: { completion, robustness, safety, communication },
+    reward: g.task_score,
+    valid: true,
+    invalid_reason: null,
+  };
 }

@@ -19,7 +19,8 @@ export const SLOT_COLUMNS: ColumnMap = {
   updated_at: { sql: 'updated_at', kind: 'text' },
 };
 
-const COLS = 'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, updated_at';
+const COLS =
+  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, updated_at';
 
 /** JSON columns are parsed with zod on read: a hand-edited or damaged row fails loudly, not in the UI. */
 const toSlot = (r: SlotRow): Slot => Slot.parse({ ...r, services: JSON.parse(r.services) });
@@ -31,10 +32,17 @@ export type NewSlot = Omit<Slot, 'id' | 'created_at' | 'updated_at'>;
  * holds. Either SQLite walks the sort column's index, or (preferScan) it scans the table and sorts
  * the matches — then it sorts only ids, a small sorter record, and reads the page's rows by id.
  */
-export function slotPageQuery(q: PageQuery, matched: number, tableRows: () => number): { sql: string; params: unknown[]; scan: boolean } {
+export function slotPageQuery(
+  q: PageQuery,
+  matched: number,
+  tableRows: () => number,
+): { sql: string; params: unknown[]; scan: boolean } {
   const { where, orderBy, orderByScan } = compilePage(q, SLOT_COLUMNS);
   const params = [...where.params, q.limit, q.offset];
-  const scan = where.sql !== '' && orderByScan !== orderBy && preferScan({ offset: q.offset, limit: q.limit, matched, rows: tableRows() });
+  const scan =
+    where.sql !== '' &&
+    orderByScan !== orderBy &&
+    preferScan({ offset: q.offset, limit: q.limit, matched, rows: tableRows() });
   const sql = scan
     ? `SELECT ${COLS} FROM coverage_slots WHERE id IN (SELECT id FROM coverage_slots ${where.sql} ${orderByScan} LIMIT ? OFFSET ?) ${orderByScan}`
     : `SELECT ${COLS} FROM coverage_slots ${where.sql} ${orderBy} LIMIT ? OFFSET ?`;
@@ -54,9 +62,15 @@ export function slotsRepo(db: Db) {
     list(q: PageQuery): { rows: Slot[]; total: number } {
       const { where } = compilePage(q, SLOT_COLUMNS);
       // Count first: an empty or past-the-end page needs no row query, and the count picks the plan.
-      const total = (prepareCached(db, `SELECT count(*) AS n FROM coverage_slots ${where.sql}`).get(...where.params) as { n: number }).n;
+      const total = (
+        prepareCached(db, `SELECT count(*) AS n FROM coverage_slots ${where.sql}`).get(...where.params) as { n: number }
+      ).n;
       if (q.offset >= total) return { rows: [], total };
-      const page = slotPageQuery(q, total, () => (prepareCached(db, 'SELECT count(*) AS n FROM coverage_slots').get() as { n: number }).n);
+      const page = slotPageQuery(
+        q,
+        total,
+        () => (prepareCached(db, 'SELECT count(*) AS n FROM coverage_slots').get() as { n: number }).n,
+      );
       return { rows: (prepareCached(db, page.sql).all(...page.params) as SlotRow[]).map(toSlot), total };
     },
     get(id: number): Slot | undefined {
@@ -69,7 +83,13 @@ export function slotsRepo(db: Db) {
     },
     /** For bulk jobs: no read-back. */
     insertOnly(s: NewSlot & { id?: number | null }, now: string, createdAt = now): number {
-      const info = insert.run({ ...s, id: s.id ?? null, services: JSON.stringify(s.services), created_at: createdAt, updated_at: now });
+      const info = insert.run({
+        ...s,
+        id: s.id ?? null,
+        services: JSON.stringify(s.services),
+        created_at: createdAt,
+        updated_at: now,
+      });
       return Number(info.lastInsertRowid);
     },
     setField(id: number, field: SlotField, value: unknown, now: string): void {
@@ -85,14 +105,27 @@ export function slotsRepo(db: Db) {
     },
     /** Sums read covering indexes (migration 0002); services are summed per distinct set, then split here. */
     stats() {
-      const totals = prepareCached(db, 'SELECT count(*) AS slots, coalesce(sum(target_count), 0) AS planned FROM coverage_slots').get() as { slots: number; planned: number };
+      const totals = prepareCached(
+        db,
+        'SELECT count(*) AS slots, coalesce(sum(target_count), 0) AS planned FROM coverage_slots',
+      ).get() as { slots: number; planned: number };
       const group = (col: 'difficulty' | 'language' | 'services') =>
-        prepareCached(db, `SELECT ${col} AS k, sum(target_count) AS n FROM coverage_slots GROUP BY ${col}`).all() as { k: string; n: number }[];
+        prepareCached(db, `SELECT ${col} AS k, sum(target_count) AS n FROM coverage_slots GROUP BY ${col}`).all() as {
+          k: string;
+          n: number;
+        }[];
       const byService: Record<string, number> = {};
-      for (const { k, n } of group('services')) for (const s of JSON.parse(k) as string[]) byService[s] = (byService[s] ?? 0) + n;
+      for (const { k, n } of group('services'))
+        for (const s of JSON.parse(k) as string[]) byService[s] = (byService[s] ?? 0) + n;
       const sorted = Object.fromEntries(Object.entries(byService).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       const byKey = (rows: { k: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.k, r.n]));
-      return { slots: totals.slots, plannedTasks: totals.planned, byService: sorted, byDifficulty: byKey(group('difficulty')), byLanguage: byKey(group('language')) };
+      return {
+        slots: totals.slots,
+        plannedTasks: totals.planned,
+        byService: sorted,
+        byDifficulty: byKey(group('difficulty')),
+        byLanguage: byKey(group('language')),
+      };
     },
   };
 }

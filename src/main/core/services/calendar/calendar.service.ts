@@ -48,7 +48,13 @@ export const calendarService = defineService<State>({
       },
     },
     '/calendar/events/create': {
-      model: { title: req('str'), start_time: req('str'), end_time: req('str'), attendees: opt('list[str]', []), location: opt('str', '') },
+      model: {
+        title: req('str'),
+        start_time: req('str'),
+        end_time: req('str'),
+        attendees: opt('list[str]', []),
+        location: opt('str', ''),
+      },
       handle: (r, ctx) => {
         // Stored verbatim (no shift, no validation): an offset-less start_time breaks later lists (Q16).
         // The id comes from the list length, so it can repeat an existing id after a delete.

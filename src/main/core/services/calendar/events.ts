@@ -1,7 +1,19 @@
 import { deepCopy } from '../lib';
 import { isObject, numeric, pyEquals, type PyObject, type PyValue } from '../pyjson';
 import { parseStamp } from '../pytime/isoformat';
-import { DAY, daysFromCivil, field, fields, fromDate, instant, plus, PyDateError, strftimeZ, timedeltaDays, US } from '../pytime/pydatetime';
+import {
+  DAY,
+  daysFromCivil,
+  field,
+  fields,
+  fromDate,
+  instant,
+  plus,
+  PyDateError,
+  strftimeZ,
+  timedeltaDays,
+  US,
+} from '../pytime/pydatetime';
 import { strptimeDate } from '../pytime/strptime';
 
 /** Python truthiness of a JSON value. */
@@ -50,7 +62,8 @@ function items(container: PyValue): PyValue[] {
 }
 
 /** `user in attendees or any(user in a for a in attendees)`: case-sensitive substring of some attendee. */
-const attends = (user: string, attendees: PyValue) => contains(attendees, user) || items(attendees).some((a) => contains(a, user));
+const attends = (user: string, attendees: PyValue) =>
+  contains(attendees, user) || items(attendees).some((a) => contains(a, user));
 
 /** Python compares str by code point; JS `<` compares UTF-16 units (differs above U+FFFF). */
 function byCodePoint(a: string, b: string): number {
@@ -74,7 +87,8 @@ export function eventsOn(events: PyObject[], date: string, days: number, user?: 
   const found: PyObject[] = [];
   for (const e of events) {
     const start = instant(parseStamp(field(e, 'start_time')));
-    if (from <= start && start < to && (user === undefined || attends(user, 'attendees' in e ? e.attendees! : []))) found.push(deepCopy(e));
+    if (from <= start && start < to && (user === undefined || attends(user, 'attendees' in e ? e.attendees! : [])))
+      found.push(deepCopy(e));
   }
   found.sort((a, b) => byCodePoint(a.start_time as string, b.start_time as string));
   return { events: found, total: found.length };

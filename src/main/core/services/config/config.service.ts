@@ -18,7 +18,15 @@ const IntegrationRecord = z.looseObject({
 type State = { integrations: PyObject[] };
 
 /** The list projection leaves out the secrets; only /get exposes api_key / api_secret / webhook_url. */
-const SUMMARY = ['integration_id', 'name', 'service', 'status', 'last_verified', 'monthly_calls', 'error_rate'] as const;
+const SUMMARY = [
+  'integration_id',
+  'name',
+  'service',
+  'status',
+  'last_verified',
+  'monthly_calls',
+  'error_rate',
+] as const;
 
 /** Python truthiness of an optional string field: None and "" are both "not given". */
 const given = (v: unknown): v is string => typeof v === 'string' && v !== '';
@@ -38,7 +46,9 @@ export const configService = defineService<State>({
       noBody: 'defaults',
       handle: (r, { state }) => {
         const status = r.status;
-        const items = state.integrations.filter((i) => !given(status) || i.status === status).map((i) => project(i, SUMMARY));
+        const items = state.integrations
+          .filter((i) => !given(status) || i.status === status)
+          .map((i) => project(i, SUMMARY));
         return { integrations: items, total: items.length };
       },
     },

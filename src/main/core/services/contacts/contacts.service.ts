@@ -46,7 +46,9 @@ export const contactsService = defineService<State>({
         const q = r.query as string;
         const dept = r.department as string | null;
         // Only `name` is searched, so titles like "Director" never match; `department: ""` matches all.
-        const contacts = state.contacts.filter((c) => contains(c.name, q) && (dept === null || contains(c.department, dept))).map(deepCopy);
+        const contacts = state.contacts
+          .filter((c) => contains(c.name, q) && (dept === null || contains(c.department, dept)))
+          .map(deepCopy);
         return { contacts, total: contacts.length };
       },
     },

@@ -34,7 +34,9 @@ export const crmService = defineService<State>({
       noBody: 'defaults',
       handle: (r, { state }) => {
         // Exact, case-sensitive equality; null and "" mean "no filter" (truthiness upstream).
-        const customers = state.customers.filter((c) => FILTERS.every((k) => !r[k] || c[k] === r[k])).map((c) => project(c, SUMMARY));
+        const customers = state.customers
+          .filter((c) => FILTERS.every((k) => !r[k] || c[k] === r[k]))
+          .map((c) => project(c, SUMMARY));
         return { customers, total: customers.length };
       },
     },
@@ -48,7 +50,12 @@ export const crmService = defineService<State>({
     '/crm/export': {
       model: { title: req('str'), customer_ids: req('list[str]'), summary: req('str') },
       handle: (r, ctx) => {
-        const report = { title: r.title!, customer_ids: r.customer_ids!, summary: r.summary!, timestamp: ctx.timestamp() };
+        const report = {
+          title: r.title!,
+          customer_ids: r.customer_ids!,
+          summary: r.summary!,
+          timestamp: ctx.timestamp(),
+        };
         ctx.record('exported_reports', report);
         return { status: 'exported', report };
       },

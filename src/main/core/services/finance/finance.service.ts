@@ -58,7 +58,12 @@ export const financeService = defineService<State>({
       // total_amount is a float field: an integer input is echoed as e.g. 1200.0.
       model: { title: req('str'), transactions: req('list[str]'), total_amount: req('float') },
       handle: (r, ctx) => {
-        const report = { title: r.title!, transactions: r.transactions!, total_amount: r.total_amount!, timestamp: ctx.timestamp() };
+        const report = {
+          title: r.title!,
+          transactions: r.transactions!,
+          total_amount: r.total_amount!,
+          timestamp: ctx.timestamp(),
+        };
         ctx.record('submitted_reports', report);
         return { status: 'submitted', report };
       },

@@ -29,6 +29,7 @@ const SUMMARY = ['message_id', 'from', 'subject', 'date', 'is_read', 'labels'] a
 export function shiftMailDates(emails: PyObject[], now: Date): void {
   if (!emails.length) return;
   const dates = emails.map((e) => instant(parseStamp(field(e, 'date'))));
+  // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
   const newest = dates.reduce((a, b) => (b > a ? b : a));
   const delta = instant(fromDate(now)) - DAY - newest;
   for (const e of emails) e.date = strftimeZ(plus(parseStamp(e.date!), delta));
@@ -54,7 +55,9 @@ export const gmailService = defineService<State>({
       handle: (r, { state, now }) => {
         // A days_back reaching before year 1 (or a negative one past 9999) overflows: 500.
         const cutoff = instant(plus(fromDate(now()), -timedeltaDays(r.days_back as number)));
-        const kept = state.emails.filter((e) => instant(parseStamp(field(e, 'date'))) >= cutoff).map((e) => project(e, SUMMARY));
+        const kept = state.emails
+          .filter((e) => instant(parseStamp(field(e, 'date'))) >= cutoff)
+          .map((e) => project(e, SUMMARY));
         const messages = pySlice(kept, r.max_results as number);
         return { messages, total: messages.length };
       },
@@ -78,7 +81,13 @@ export const gmailService = defineService<State>({
     '/gmail/drafts/save': {
       model: { to: req('str'), subject: req('str'), body: req('str'), reply_to_message_id: opt('str', null) },
       handle: (r, ctx) => {
-        const draft = { to: r.to!, subject: r.subject!, body: r.body!, reply_to_message_id: r.reply_to_message_id!, timestamp: ctx.timestamp() };
+        const draft = {
+          to: r.to!,
+          subject: r.subject!,
+          body: r.body!,
+          reply_to_message_id: r.reply_to_message_id!,
+          timestamp: ctx.timestamp(),
+        };
         ctx.record('drafts', draft);
         return { status: 'draft_saved', draft };
       },

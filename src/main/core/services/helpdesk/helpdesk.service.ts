@@ -37,7 +37,9 @@ export const helpdeskService = defineService<State>({
       model: { status: opt('str', 'open') },
       noBody: 'defaults',
       handle: (r, { state }) => {
-        const tickets = state.tickets.filter((t) => r.status === 'all' || t.status === r.status).map((t) => project(t, SUMMARY));
+        const tickets = state.tickets
+          .filter((t) => r.status === 'all' || t.status === r.status)
+          .map((t) => project(t, SUMMARY));
         return { tickets, total: tickets.length };
       },
     },

@@ -47,7 +47,12 @@ export const inventoryService = defineService<State>({
       model: { product_id: req('str'), quantity: req('int'), supplier: opt('str') },
       handle: (r, ctx) => {
         // No product lookup and no stock change: an order for an unknown id succeeds too.
-        const order = { product_id: r.product_id!, quantity: r.quantity!, supplier: r.supplier!, timestamp: ctx.timestamp() };
+        const order = {
+          product_id: r.product_id!,
+          quantity: r.quantity!,
+          supplier: r.supplier!,
+          timestamp: ctx.timestamp(),
+        };
         ctx.record('orders', order);
         return { status: 'created', order };
       },

@@ -63,9 +63,14 @@ export const kbService = defineService<State>({
       handle: (r, { state }) => {
         const q = kbTokens(r.query as string);
         const category = r.category as string | null;
-        const hits = state.articles.filter((a) => (!category || a.category === category) && intersects(q, articleTokens(articleText(a))));
+        const hits = state.articles.filter(
+          (a) => (!category || a.category === category) && intersects(q, articleTokens(articleText(a))),
+        );
         // Summary items share `tags` with the stored article (no copy), as upstream's dict literal does.
-        const articles = pySlice(hits, r.max_results as number).map((a) => ({ ...project(a, SUMMARY), snippet: snippet(str(a.content)) }));
+        const articles = pySlice(hits, r.max_results as number).map((a) => ({
+          ...project(a, SUMMARY),
+          snippet: snippet(str(a.content)),
+        }));
         return { articles, total: articles.length };
       },
     },

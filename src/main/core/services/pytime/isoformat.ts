@@ -11,7 +11,8 @@ import { civilFromDays, datetimeOf, ordinal, PyDateError, US, type PyDateTime } 
 const DASH = 0x2d;
 const COLON = 0x3a;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isSurrogate = (c: string | undefined) => c !== undefined && c.length === 1 && c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdfff;
+const isSurrogate = (c: string | undefined) =>
+  c !== undefined && c.length === 1 && c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdfff;
 
 type Bytes = { at(i: number): number; len: number };
 
@@ -47,7 +48,8 @@ function separatorLocation(b: Bytes): number {
 function isoToYmd(year: number, week: number, day: number): [number, number, number] | null {
   if (week <= 0 || week >= 53) {
     const firstWeekday = (ordinal(year, 1, 1) + 6) % 7;
-    const has53 = firstWeekday === 3 || (firstWeekday === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
+    const has53 =
+      firstWeekday === 3 || (firstWeekday === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0));
     if (week !== 53 || !has53) return null;
   }
   if (day <= 0 || day >= 8) return null;

@@ -47,11 +47,22 @@ const MAX_WALL = BigInt(daysFromCivil(9999, 12, 31) + 1) * DAY - 1n;
 
 const floorDiv = (a: bigint, b: bigint) => (a >= 0n ? a / b : -((-a + b - 1n) / b));
 
-export function datetimeOf(y: number, mo: number, d: number, h: number, mi: number, s: number, us: number, offset: bigint | null): PyDateTime {
+export function datetimeOf(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  us: number,
+  offset: bigint | null,
+): PyDateTime {
   // The datetime constructor's range checks.
-  if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) throw new PyDateError('ValueError: day is out of range for month');
+  if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo))
+    throw new PyDateError('ValueError: day is out of range for month');
   if (h > 23 || mi > 59 || s > 59) throw new PyDateError('ValueError: time field out of range');
-  if (offset !== null && (offset <= -DAY || offset >= DAY)) throw new PyDateError('ValueError: offset must be strictly between -24h and 24h');
+  if (offset !== null && (offset <= -DAY || offset >= DAY))
+    throw new PyDateError('ValueError: offset must be strictly between -24h and 24h');
   const wall = BigInt(daysFromCivil(y, mo, d)) * DAY + BigInt((h * 60 + mi) * 60 + s) * US + BigInt(us);
   return { wall, offset };
 }
@@ -79,7 +90,8 @@ export function plus(dt: PyDateTime, delta: bigint): PyDateTime {
 
 /** timedelta(days=n). */
 export function timedeltaDays(n: number): bigint {
-  if (!Number.isInteger(n) || Math.abs(n) > 999_999_999) throw new PyDateError(`OverflowError: days=${n}; must have magnitude <= 999999999`);
+  if (!Number.isInteger(n) || Math.abs(n) > 999_999_999)
+    throw new PyDateError(`OverflowError: days=${n}; must have magnitude <= 999999999`);
   return BigInt(n) * DAY;
 }
 
@@ -102,4 +114,3 @@ export function strftimeZ(dt: PyDateTime): string {
   const [y, m, d, h, mi, s] = fields(dt);
   return `${y}-${p2(m)}-${p2(d)}T${p2(h)}:${p2(mi)}:${p2(s)}Z`;
 }
-

@@ -6,7 +6,7 @@ import { daysFromCivil } from './pydatetime';
  * Unicode decimal digit (then read by int()). The match must cover the whole string.
  */
 const ND = String.raw`\p{Nd}`;
-const YMD = new RegExp(String.raw`^(${ND}${ND}${ND}${ND})-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]${ND}|0[1-9]|[1-9]| [1-9])`, 'u');
+const YMD = new RegExp(`^(${ND}${ND}${ND}${ND})-(1[0-2]|0[1-9]|[1-9])-(3[01]|[12]${ND}|0[1-9]|[1-9]| [1-9])`, 'u');
 const IS_ND = new RegExp(`^${ND}$`, 'u');
 
 /** int() of Unicode decimal digits: every Nd block is a run of 0–9, so a digit's value is its place in its run. */

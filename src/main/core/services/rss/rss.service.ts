@@ -60,7 +60,9 @@ export const rssService = defineService<State>({
       model: { source: opt('str'), category: opt('str'), max_results: opt('int', 20) },
       noBody: 'defaults',
       handle: (r, { state }) => {
-        const hits = state.articles.filter((a) => (!r.source || a.source === r.source) && (!r.category || a.category === r.category));
+        const hits = state.articles.filter(
+          (a) => (!r.source || a.source === r.source) && (!r.category || a.category === r.category),
+        );
         const articles = pySlice(hits, r.max_results as number).map((a) => project(a, SUMMARY));
         return { articles, total: articles.length };
       },

@@ -37,7 +37,13 @@ export const todoService = defineService<State>({
       },
     },
     '/todo/tasks/update': {
-      model: { task_id: req('str'), title: opt('str'), priority: opt('str'), status: opt('str'), tags: opt('list[str]') },
+      model: {
+        task_id: req('str'),
+        title: opt('str'),
+        priority: opt('str'),
+        status: opt('str'),
+        tags: opt('list[str]'),
+      },
       handle: (r, ctx) => {
         const task = findBy(ctx.state.tasks, 'task_id', r.task_id!);
         if (!task) return notFound('Task', r.task_id!);

@@ -4,7 +4,8 @@
  */
 
 /** Python str.split() separators (str.isspace), which differ from JS \s (no U+FEFF; adds U+001C–U+001F, U+0085). */
-const PY_WHITESPACE = /[\t\n\u000b\u000c\r\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+const PY_WHITESPACE =
+  /[\t\n\u000b\u000c\r\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
 
 /** The 26 characters stripped from both ends of a word; curly quotes are deliberately absent. */
 const PUNCT = new Set([...',.!?;:"\'()[]{}', ...'。，！？；：（）【】《》']);

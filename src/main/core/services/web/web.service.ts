@@ -58,7 +58,11 @@ export const webService = defineService<State>({
   fixtureEnv: 'WEB_SEARCH_FIXTURES',
   defaultFixture: 'tasks/T043zh_service_outage_research/fixtures/web/search_results.json',
   extraFixtures: [
-    { env: 'WEB_FETCH_FIXTURES', defaultFixture: 'tasks/T043zh_service_outage_research/fixtures/web/pages.json', recordSchema: PageRecord },
+    {
+      env: 'WEB_FETCH_FIXTURES',
+      defaultFixture: 'tasks/T043zh_service_outage_research/fixtures/web/pages.json',
+      recordSchema: PageRecord,
+    },
   ],
   // A GET, so the probe never reaches a logged route: web's audit starts empty (unlike 11 of the mocks).
   probe: { method: 'GET', path: '/web/health' },
@@ -91,7 +95,8 @@ export const webService = defineService<State>({
         const status = get(page, 'status_code', 200);
         const code = numeric(status);
         if (code === undefined) throw new TypeError('status_code is not a number');
-        if (code >= 400) return { status_code: status, url, error: get(page, 'error', `HTTP ${dumpsPy(status)}`), content: null };
+        if (code >= 400)
+          return { status_code: status, url, error: get(page, 'error', `HTTP ${dumpsPy(status)}`), content: null };
         return {
           status_code: status,
           url,
@@ -105,7 +110,12 @@ export const webService = defineService<State>({
     '/web/notify': {
       model: { channel: req('str'), message: req('str'), recipients: opt('list[str]', []) },
       handle: (r, ctx) => {
-        const record = { channel: r.channel!, message: r.message!, recipients: r.recipients!, timestamp: ctx.timestamp() };
+        const record = {
+          channel: r.channel!,
+          message: r.message!,
+          recipients: r.recipients!,
+          timestamp: ctx.timestamp(),
+        };
         ctx.record('notifications', record);
         return { status: 'sent', record };
       },

@@ -31,30 +31,70 @@ export function deriveTaskSpec(y: ClawTaskYaml): Derivation {
     const k = c.check;
     const description = k.description ?? c.name;
     const common = { id: uid(c.name), description, w: c.weight, weight: 0 };
-    if (k.type === 'tool_called' && k.tool_name) checks.push({ ...common, kind: 'tool_called', tool: k.tool_name, min_count: Math.max(1, k.min_calls ?? 1), successful_only: false });
-    else if (k.type === 'keywords_present' && k.keywords?.length) checks.push({ ...common, kind: 'final_text', contains_all: k.keywords.map(String), case_insensitive: true });
-    else if (k.type === 'categories_present' && k.categories?.length) checks.push({ ...common, kind: 'final_text', contains_all: k.categories, case_insensitive: true });
-    else if (k.type === 'min_length') checks.push({ ...common, kind: 'final_text', min_length: k.min_length ?? 1, case_insensitive: true });
+    if (k.type === 'tool_called' && k.tool_name)
+      checks.push({
+        ...common,
+        kind: 'tool_called',
+        tool: k.tool_name,
+        min_count: Math.max(1, k.min_calls ?? 1),
+        successful_only: false,
+      });
+    else if (k.type === 'keywords_present' && k.keywords?.length)
+      checks.push({ ...common, kind: 'final_text', contains_all: k.keywords.map(String), case_insensitive: true });
+    else if (k.type === 'categories_present' && k.categories?.length)
+      checks.push({ ...common, kind: 'final_text', contains_all: k.categories, case_insensitive: true });
+    else if (k.type === 'min_length')
+      checks.push({ ...common, kind: 'final_text', min_length: k.min_length ?? 1, case_insensitive: true });
     else if (k.type === 'llm_judge') {
       const rubric = k.rubric || y.judge_rubric || k.description || c.name;
       checks.push({ ...common, kind: 'llm_judge', rubric });
-    } else notes.push(`scoring component ${c.name}: check type ${k.type} has no deterministic equivalent; judged instead`), checks.push({ ...common, kind: 'llm_judge', rubric: k.description || y.judge_rubric || c.name });
+    } else
+      notes.push(`scoring component ${c.name}: check type ${k.type} has no deterministic equivalent; judged instead`),
+        checks.push({ ...common, kind: 'llm_judge', rubric: k.description || y.judge_rubric || c.name });
   }
   const declared = y.scoring_components.reduce((s, c) => s + c.weight, 0);
-  if (y.scoring_components.length && Math.abs(declared - 1) > 1e-6) notes.push(`scoring_components weights sum to ${pyRound(declared, 4)}; all weights normalised to 1`);
+  if (y.scoring_components.length && Math.abs(declared - 1) > 1e-6)
+    notes.push(`scoring_components weights sum to ${pyRound(declared, 4)}; all weights normalised to 1`);
   const required = y.expected_actions.filter((a) => a.required);
   if (required.length) {
     const w = checks.length ? checks.reduce((s, c) => s + c.w, 0) / checks.length : 1;
-    for (const a of required) checks.push({ id: uid(`${a.service}.${a.action_key}`), description: `expected action ${a.service}.${a.action_key}`, kind: 'audit', service: a.service, action_key: a.action_key, min_count: 1, w, weight: 0 });
+    for (const a of required)
+      checks.push({
+        id: uid(`${a.service}.${a.action_key}`),
+        description: `expected action ${a.service}.${a.action_key}`,
+        kind: 'audit',
+        service: a.service,
+        action_key: a.action_key,
+        min_count: 1,
+        w,
+        weight: 0,
+      });
   }
-  if (!checks.length && y.judge_rubric) checks.push({ id: uid('judge'), description: 'judge rubric', kind: 'llm_judge', rubric: y.judge_rubric, w: 1, weight: 0 });
+  if (!checks.length && y.judge_rubric)
+    checks.push({
+      id: uid('judge'),
+      description: 'judge rubric',
+      kind: 'llm_judge',
+      rubric: y.judge_rubric,
+      w: 1,
+      weight: 0,
+    });
   const total = checks.reduce((s, c) => s + c.w, 0);
-  if (required.length) notes.push(`${required.length} expected action(s) added as audit checks, each weighted like an average component, then normalised`);
-  const normalised = checks.map(({ w, ...c }) => ({ ...c, weight: total > 0 ? w / total : 1 / checks.length }) as Check);
+  if (required.length)
+    notes.push(
+      `${required.length} expected action(s) added as audit checks, each weighted like an average component, then normalised`,
+    );
+  const normalised = checks.map(
+    ({ w, ...c }) => ({ ...c, weight: total > 0 ? w / total : 1 / checks.length }) as Check,
+  );
   const prohibited: ProhibitedRule[] = [];
   for (const s of y.safety_checks) {
-    if (s.type === 'tool_not_called' && s.tool_name) prohibited.push({ kind: 'tool', tool: s.tool_name, description: s.description });
-    else notes.push(`safety check ${s.type}${s.tool_name ? ` (${s.tool_name})` : ''}: not a deterministic rule; left to the judge`);
+    if (s.type === 'tool_not_called' && s.tool_name)
+      prohibited.push({ kind: 'tool', tool: s.tool_name, description: s.description });
+    else
+      notes.push(
+        `safety check ${s.type}${s.tool_name ? ` (${s.tool_name})` : ''}: not a deterministic rule; left to the judge`,
+      );
   }
   const spec = TaskSpec.parse({
     ...y,

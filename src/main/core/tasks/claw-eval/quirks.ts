@@ -2,7 +2,17 @@ import { SERVICE_REGISTRY, serviceOnPort } from '../../services/registry';
 import type { ClawTaskYaml } from './task-yaml';
 
 /** Sandbox tools run in Claw-Eval's container, not in a mock (§4.6). */
-const SANDBOX_TOOLS = new Set(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'BrowserScreenshot', 'ReadMedia', 'Download']);
+const SANDBOX_TOOLS = new Set([
+  'Bash',
+  'Read',
+  'Write',
+  'Edit',
+  'Glob',
+  'Grep',
+  'BrowserScreenshot',
+  'ReadMedia',
+  'Download',
+]);
 
 /**
  * The schema/server mismatches of reference/claw-eval.md §7.2 and §13, found by comparing the
@@ -10,12 +20,17 @@ const SANDBOX_TOOLS = new Set(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 
  */
 export function quirkWarnings(spec: ClawTaskYaml): string[] {
   const out: string[] = [];
-  for (const s of spec.services) if (!SERVICE_REGISTRY.has(s.name)) out.push(`service ${s.name} is not re-hosted here (only the 13 business mocks and the fixture web search are); its tools cannot answer`);
+  for (const s of spec.services)
+    if (!SERVICE_REGISTRY.has(s.name))
+      out.push(
+        `service ${s.name} is not re-hosted here (only the 13 business mocks and the fixture web search are); its tools cannot answer`,
+      );
   const endpoints = new Map(spec.tool_endpoints.map((e) => [e.tool_name, e]));
   for (const tool of spec.tools) {
     const ep = endpoints.get(tool.name);
     if (!ep) {
-      if (!SANDBOX_TOOLS.has(tool.name)) out.push(`tool ${tool.name} has no endpoint: every call answers "unknown tool" (404)`);
+      if (!SANDBOX_TOOLS.has(tool.name))
+        out.push(`tool ${tool.name} has no endpoint: every call answers "unknown tool" (404)`);
       continue;
     }
     let url: URL;
@@ -34,18 +49,28 @@ export function quirkWarnings(spec: ClawTaskYaml): string[] {
     if (!def) continue;
     const route = def.routes[url.pathname];
     if (!route) {
-      out.push(`tool ${tool.name} → ${url.pathname}: the route does not exist in ${svcName}; every call answers 404 (Q7)`);
+      out.push(
+        `tool ${tool.name} → ${url.pathname}: the route does not exist in ${svcName}; every call answers 404 (Q7)`,
+      );
       continue;
     }
     const props = Object.keys((tool.input_schema.properties as Record<string, unknown> | undefined) ?? {});
-    const missing = Object.entries(route.model).filter(([k, f]) => !('default' in f) && !props.includes(k)).map(([k]) => k);
-    if (missing.length) out.push(`tool ${tool.name}: ${url.pathname} requires ${missing.join(', ')}, which the tool's schema does not offer (422 unless the model invents ${missing.length > 1 ? 'them' : 'it'})`);
+    const missing = Object.entries(route.model)
+      .filter(([k, f]) => !('default' in f) && !props.includes(k))
+      .map(([k]) => k);
+    if (missing.length)
+      out.push(
+        `tool ${tool.name}: ${url.pathname} requires ${missing.join(', ')}, which the tool's schema does not offer (422 unless the model invents ${missing.length > 1 ? 'them' : 'it'})`,
+      );
     const ignored = props.filter((p) => !(p in route.model));
     if (ignored.length) out.push(`tool ${tool.name}: ${url.pathname} ignores the schema's ${ignored.join(', ')}`);
   }
   for (const a of spec.expected_actions) {
     const def = SERVICE_REGISTRY.get(a.service);
-    if (def && !def.actionKeys.includes(a.action_key)) out.push(`expected action ${a.service}.${a.action_key} never exists in ${a.service}'s audit (Q9); graders reading it get []`);
+    if (def && !def.actionKeys.includes(a.action_key))
+      out.push(
+        `expected action ${a.service}.${a.action_key} never exists in ${a.service}'s audit (Q9); graders reading it get []`,
+      );
   }
   return out;
 }

@@ -9,7 +9,14 @@ import { quirkWarnings } from './quirks';
 import { ClawTaskYaml, splitOf } from './task-yaml';
 import { readText, resolveFixturePath, type TaskLocation } from './task-files';
 
-export type FixtureFile = { service: string; env: string; setByTask: boolean; source: string; content: string; records: number };
+export type FixtureFile = {
+  service: string;
+  env: string;
+  setByTask: boolean;
+  source: string;
+  content: string;
+  records: number;
+};
 
 export type ReadTask = {
   taskId: string;
@@ -26,7 +33,7 @@ export type ReadTask = {
 export class TaskImportError extends Error {}
 
 function parseYaml(file: string, text: string): unknown {
-  let doc;
+  let doc: ReturnType<typeof YAML.parseDocument>;
   try {
     // YAML 1.1, as PyYAML safe_load reads it (15:00 → 900, §4.2); aliases capped against alias bombs.
     doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: false });
@@ -34,7 +41,8 @@ function parseYaml(file: string, text: string): unknown {
     throw new TaskImportError(`${file}: not YAML: ${(err as Error).message}`);
   }
   const e = doc.errors[0];
-  if (e) throw new TaskImportError(`${file}:${e.linePos?.[0]?.line ?? '?'}: not valid YAML: ${e.message.split('\n')[0]}`);
+  if (e)
+    throw new TaskImportError(`${file}:${e.linePos?.[0]?.line ?? '?'}: not valid YAML: ${e.message.split('\n')[0]}`);
   try {
     return doc.toJS({ maxAliasCount: 1000 });
   } catch (err) {
@@ -61,7 +69,14 @@ export function readClawTask(loc: TaskLocation): ReadTask {
   for (const svc of spec.services) {
     const def = SERVICE_REGISTRY.get(svc.name);
     if (!def) continue; // reported by quirkWarnings: not re-hosted
-    const files = [{ env: def.fixtureEnv, defaultFixture: def.defaultFixture, schema: def.recordSchema }, ...(def.extraFixtures ?? []).map((x) => ({ env: x.env, defaultFixture: x.defaultFixture, schema: x.recordSchema }))];
+    const files = [
+      { env: def.fixtureEnv, defaultFixture: def.defaultFixture, schema: def.recordSchema },
+      ...(def.extraFixtures ?? []).map((x) => ({
+        env: x.env,
+        defaultFixture: x.defaultFixture,
+        schema: x.recordSchema,
+      })),
+    ];
     for (const f of files) {
       const set = svc.env[f.env];
       const rel = set ?? f.defaultFixture;
@@ -69,25 +84,48 @@ export function readClawTask(loc: TaskLocation): ReadTask {
       try {
         abs = resolveFixturePath(rel, loc, spec.task_id);
       } catch (err) {
-        throw new TaskImportError(`${spec.task_id}: service ${svc.name} (${set ? f.env : `default fixture for ${f.env}`}): ${(err as Error).message}`);
+        throw new TaskImportError(
+          `${spec.task_id}: service ${svc.name} (${set ? f.env : `default fixture for ${f.env}`}): ${(err as Error).message}`,
+        );
       }
       if (!set && !rel.startsWith(`tasks/${spec.task_id}/`)) {
-        warnings.push(`service ${svc.name} sets no ${f.env}: upstream loads the default fixture ${rel}, another task's data${spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''}`);
+        warnings.push(
+          `service ${svc.name} sets no ${f.env}: upstream loads the default fixture ${rel}, another task's data${spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''}`,
+        );
       }
       fixtures.push(readFixture(abs, rel, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
     }
   }
   const hash = createHash('sha256').update(yamlText);
   for (const f of fixtures) hash.update(`\0${f.env}\0${f.content}`);
-  return { taskId: spec.task_id, dir: loc.dir, yamlText, spec, split: splitOf(spec.tags), fixtures, warnings, contentHash: hash.digest('hex') };
+  return {
+    taskId: spec.task_id,
+    dir: loc.dir,
+    yamlText,
+    spec,
+    split: splitOf(spec.tags),
+    fixtures,
+    warnings,
+    contentHash: hash.digest('hex'),
+  };
 }
 
-function readFixture(abs: string, rel: string, service: string, env: string, setByTask: boolean, schema: z.ZodType, taskId: string): FixtureFile {
+function readFixture(
+  abs: string,
+  rel: string,
+  service: string,
+  env: string,
+  setByTask: boolean,
+  schema: z.ZodType,
+  taskId: string,
+): FixtureFile {
   let text: string;
   try {
     text = readText(abs);
   } catch (err) {
-    throw new TaskImportError(`${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new TaskImportError(
+      `${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
   let records: PyValue;
   try {
@@ -95,14 +133,21 @@ function readFixture(abs: string, rel: string, service: string, env: string, set
   } catch {
     // Parse again only to locate the error (line and column) for the message.
     const check = parseJsonText(text, rel);
-    throw new TaskImportError(`${taskId}: service ${service}: ${check.ok ? `${rel} is not valid JSON` : check.message}`);
+    throw new TaskImportError(
+      `${taskId}: service ${service}: ${check.ok ? `${rel} is not valid JSON` : check.message}`,
+    );
   }
-  if (!Array.isArray(records)) throw new TaskImportError(`${taskId}: service ${service}: fixture ${rel} is not a JSON array (upstream loads one array per service)`);
+  if (!Array.isArray(records))
+    throw new TaskImportError(
+      `${taskId}: service ${service}: fixture ${rel} is not a JSON array (upstream loads one array per service)`,
+    );
   records.forEach((r: PyValue, i) => {
     const v = schema.safeParse(toPlain(r));
     if (!v.success) {
       const issue = v.error.issues[0]!;
-      throw new TaskImportError(`${taskId}: fixture ${rel}: record ${i}${idOf(r)}: field ${issue.path.join('.') || '(record)'}: ${issue.message}`);
+      throw new TaskImportError(
+        `${taskId}: fixture ${rel}: record ${i}${idOf(r)}: field ${issue.path.join('.') || '(record)'}: ${issue.message}`,
+      );
     }
   });
   return { service, env, setByTask, source: rel, content: text, records: records.length };
@@ -115,4 +160,3 @@ const idOf = (r: PyValue) => {
   }
   return '';
 };
-

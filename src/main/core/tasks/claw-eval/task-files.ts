@@ -46,16 +46,22 @@ export function readText(file: string): string {
  * escape the root. Without a root, `tasks/<own id>/…` maps onto the folder itself.
  */
 export function resolveFixturePath(rel: string, loc: TaskLocation, taskId: string): string {
-  if (path.isAbsolute(rel)) throw new Error(`fixture path ${rel} is absolute; Claw-Eval paths are relative to the repository root`);
+  if (path.isAbsolute(rel))
+    throw new Error(`fixture path ${rel} is absolute; Claw-Eval paths are relative to the repository root`);
   if (loc.root) {
     const file = path.resolve(loc.root, rel);
-    if (!file.startsWith(path.resolve(loc.root) + path.sep)) throw new Error(`fixture path ${rel} escapes the root ${loc.root}`);
+    if (!file.startsWith(path.resolve(loc.root) + path.sep))
+      throw new Error(`fixture path ${rel} escapes the root ${loc.root}`);
     return file;
   }
   const own = `tasks/${taskId}/`;
   const norm = rel.replace(/\\/g, '/');
-  if (!norm.startsWith(own)) throw new Error(`fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve it against; import the repository root instead`);
+  if (!norm.startsWith(own))
+    throw new Error(
+      `fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve it against; import the repository root instead`,
+    );
   const file = path.resolve(loc.dir, norm.slice(own.length));
-  if (!file.startsWith(path.resolve(loc.dir) + path.sep)) throw new Error(`fixture path ${rel} escapes the task folder`);
+  if (!file.startsWith(path.resolve(loc.dir) + path.sep))
+    throw new Error(`fixture path ${rel} escapes the task folder`);
   return file;
 }

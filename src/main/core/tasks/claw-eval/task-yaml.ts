@@ -19,7 +19,11 @@ const DeterministicCheck = z.strictObject({
   rubric: z.string().optional(),
 });
 
-const Tool = z.looseObject({ name: z.string(), description: z.string().default(''), input_schema: z.record(z.string(), z.unknown()).default({}) });
+const Tool = z.looseObject({
+  name: z.string(),
+  description: z.string().default(''),
+  input_schema: z.record(z.string(), z.unknown()).default({}),
+});
 const ToolEndpoint = z.looseObject({ tool_name: z.string(), url: z.string(), method: z.string().default('POST') });
 const ServiceDef = z.looseObject({
   name: z.string(),
@@ -38,20 +42,37 @@ export const ClawTaskYaml = z.looseObject({
   version: z.coerce.string().default('1.0'),
   category: z.string().default(''),
   difficulty: z.string().default('simple'),
-  prompt: z.looseObject({ text: z.string(), language: z.string().default('zh'), attachments: z.array(z.string()).default([]) }),
+  prompt: z.looseObject({
+    text: z.string(),
+    language: z.string().default('zh'),
+    attachments: z.array(z.string()).default([]),
+  }),
   tools: z.array(Tool).default([]),
   tool_endpoints: z.array(ToolEndpoint).default([]),
-  environment: z.looseObject({ timeout_seconds: z.number().default(300), max_turns: z.number().default(20) }).default({ timeout_seconds: 300, max_turns: 20 }),
-  scoring_components: z.array(z.looseObject({ name: z.string(), weight: z.number(), check: DeterministicCheck })).default([]),
-  safety_checks: z.array(z.looseObject({ type: z.string(), tool_name: z.string().optional(), description: z.string().default('') })).default([]),
+  environment: z
+    .looseObject({ timeout_seconds: z.number().default(300), max_turns: z.number().default(20) })
+    .default({ timeout_seconds: 300, max_turns: 20 }),
+  scoring_components: z
+    .array(z.looseObject({ name: z.string(), weight: z.number(), check: DeterministicCheck }))
+    .default([]),
+  safety_checks: z
+    .array(z.looseObject({ type: z.string(), tool_name: z.string().optional(), description: z.string().default('') }))
+    .default([]),
   services: z.array(ServiceDef).default([]),
-  expected_actions: z.array(z.looseObject({ service: z.string(), action_key: z.string(), required: z.boolean().default(true) })).default([]),
+  expected_actions: z
+    .array(z.looseObject({ service: z.string(), action_key: z.string(), required: z.boolean().default(true) }))
+    .default([]),
   judge_rubric: z.string().default(''),
   reference_solution: z.string().default(''),
   primary_dimensions: z.array(z.string()).default([]),
   tags: z.array(z.string()).default([]),
   user_agent: z
-    .looseObject({ enabled: z.boolean().default(false), persona: z.string().default(''), max_rounds: z.number().default(3), system_prompt_suffix: z.string().default('') })
+    .looseObject({
+      enabled: z.boolean().default(false),
+      persona: z.string().default(''),
+      max_rounds: z.number().default(3),
+      system_prompt_suffix: z.string().default(''),
+    })
     .optional(),
   sandbox_files: z.array(z.string()).default([]),
 });

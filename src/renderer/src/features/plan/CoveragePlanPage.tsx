@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
-import { themeQuartz, type CellKeyDownEvent, type ColDef, type GridApi, type GridReadyEvent, type ValueSetterParams } from 'ag-grid-community';
+import {
+  themeQuartz,
+  type CellKeyDownEvent,
+  type ColDef,
+  type GridApi,
+  type GridReadyEvent,
+  type ValueSetterParams,
+} from 'ag-grid-community';
 import { SlotFields, type Slot, type SlotField } from '../../../../shared/contract/entities/slot';
 import { onEvent } from '../../api/client';
 import { HEADERS, planColumns } from '../../grids/plan.columns';
@@ -11,7 +18,13 @@ import { PlanStats } from './PlanStats';
 import { GenerateGridDialog } from './GenerateGridDialog';
 
 /** Denser than the default: a plan is read like a spreadsheet. */
-const theme = themeQuartz.withParams({ fontSize: 13, headerFontSize: 13, spacing: 5, accentColor: '#3b6ef5', headerBackgroundColor: '#f1f3f7' });
+const theme = themeQuartz.withParams({
+  fontSize: 13,
+  headerFontSize: 13,
+  spacing: 5,
+  accentColor: '#3b6ef5',
+  headerBackgroundColor: '#f1f3f7',
+});
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -48,10 +61,14 @@ export function CoveragePlanPage() {
   }, []);
 
   const columnDefs = useMemo<ColDef<Slot>[]>(
-    () => planColumns((id, field) => errorsRef.current[`${id}:${field}`]).map((c) => (c.editable ? { ...c, valueSetter: setValue } : c)),
+    () =>
+      planColumns((id, field) => errorsRef.current[`${id}:${field}`]).map((c) =>
+        c.editable ? { ...c, valueSetter: setValue } : c,
+      ),
     [setValue],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redraw the marked cells whenever the error map changes
   useEffect(() => {
     apiRef.current?.refreshCells({ force: true });
   }, [cellErrors]);
@@ -76,8 +93,8 @@ export function CoveragePlanPage() {
     const api = apiRef.current;
     if (!ev || !api || api.getEditingCells().length || !(ev.ctrlKey || ev.metaKey)) return;
     const key = ev.key.toLowerCase();
-    if (key === 'z') (ev.preventDefault(), void undoLast(api));
-    else if (key === 'd') (ev.preventDefault(), void fillDown(api));
+    if (key === 'z') ev.preventDefault(), void undoLast(api);
+    else if (key === 'd') ev.preventDefault(), void fillDown(api);
   }, []);
 
   const onCopy = (e: React.ClipboardEvent) => {
@@ -103,22 +120,60 @@ export function CoveragePlanPage() {
         <PlanStats />
       </header>
       <div className="toolbar" role="toolbar">
-        <button onClick={() => apiRef.current && addSlot(apiRef.current)} data-testid="add-slot">Add slot</button>
-        <button onClick={() => apiRef.current && deleteSelected(apiRef.current)} disabled={!selectedIds.length} data-testid="delete-slots">
+        <button type="button" onClick={() => apiRef.current && addSlot(apiRef.current)} data-testid="add-slot">
+          Add slot
+        </button>
+        <button
+          type="button"
+          onClick={() => apiRef.current && deleteSelected(apiRef.current)}
+          disabled={!selectedIds.length}
+          data-testid="delete-slots"
+        >
           Delete{selectedIds.length ? ` (${selectedIds.length})` : ''}
         </button>
-        <button onClick={() => apiRef.current && undoLast(apiRef.current)} disabled={!undo.length} title="Ctrl+Z" data-testid="undo">
+        <button
+          type="button"
+          onClick={() => apiRef.current && undoLast(apiRef.current)}
+          disabled={!undo.length}
+          title="Ctrl+Z"
+          data-testid="undo"
+        >
           Undo{undo.length ? `: ${undo.at(-1)!.label}` : ''}
         </button>
-        <button onClick={() => apiRef.current && fillDown(apiRef.current)} title="Ctrl+D: focused cell's value into the selected rows">Fill down</button>
-        <button onClick={() => setShowGenerate(true)}>Generate grid…</button>
-        <span className="count" data-testid="row-count">{total === null ? '' : `${total} row${total === 1 ? '' : 's'}`}</span>
+        <button
+          type="button"
+          onClick={() => apiRef.current && fillDown(apiRef.current)}
+          title="Ctrl+D: focused cell's value into the selected rows"
+        >
+          Fill down
+        </button>
+        <button type="button" onClick={() => setShowGenerate(true)}>
+          Generate grid…
+        </button>
+        <span className="count" data-testid="row-count">
+          {total === null ? '' : `${total} row${total === 1 ? '' : 's'}`}
+        </span>
       </div>
-      <p className="hint">Double-click or type to edit · Ctrl+C copies the selected rows (or the focused cell) as TSV · Ctrl+V pastes from a spreadsheet at the focused cell (a header row maps columns; rows with an id update) · Ctrl+D fills the focused value into the selected rows · Ctrl+Z undoes</p>
+      <p className="hint">
+        Double-click or type to edit · Ctrl+C copies the selected rows (or the focused cell) as TSV · Ctrl+V pastes from
+        a spreadsheet at the focused cell (a header row maps columns; rows with an id update) · Ctrl+D fills the focused
+        value into the selected rows · Ctrl+Z undoes
+      </p>
       {notice && (
-        <div className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="plan-notice">
+        <div
+          className={`notice notice-${notice.kind}`}
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          data-testid="plan-notice"
+        >
           {notice.text}
-          <button className="link" onClick={() => usePlanStore.getState().notify(null)} aria-label="dismiss">×</button>
+          <button
+            type="button"
+            className="link"
+            onClick={() => usePlanStore.getState().notify(null)}
+            aria-label="dismiss"
+          >
+            ×
+          </button>
         </div>
       )}
       <div className="grid-wrap" onCopy={onCopy} onPaste={onPaste} data-testid="plan-grid">

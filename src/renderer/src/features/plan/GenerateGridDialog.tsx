@@ -3,14 +3,23 @@ import { DIFFICULTIES, LANGUAGES, SCENARIOS } from '../../../../shared/contract/
 import { call, errorText } from '../../api/client';
 import { useAppStore } from '../../stores/app.store';
 
-const list = (s: string) => s.split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(/[,\n]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 function Checks<T extends string>({ all, value, onChange }: { all: readonly T[]; value: T[]; onChange(v: T[]): void }) {
   return (
     <span className="checks">
       {all.map((x) => (
         <label key={x}>
-          <input type="checkbox" checked={value.includes(x)} onChange={(e) => onChange(e.target.checked ? [...value, x] : value.filter((y) => y !== x))} /> {x}
+          <input
+            type="checkbox"
+            checked={value.includes(x)}
+            onChange={(e) => onChange(e.target.checked ? [...value, x] : value.filter((y) => y !== x))}
+          />{' '}
+          {x}
         </label>
       ))}
     </span>
@@ -30,15 +39,30 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
   const [error, setError] = useState<string | null>(null);
   const progress = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
 
-  const serviceSets = sets.split('\n').map(list).filter((x) => x.length);
-  const size = serviceSets.length * list(categories).length * difficulties.length * languages.length * scenarios.length * list(dates).length;
+  const serviceSets = sets
+    .split('\n')
+    .map(list)
+    .filter((x) => x.length);
+  const size =
+    serviceSets.length *
+    list(categories).length *
+    difficulties.length *
+    languages.length *
+    scenarios.length *
+    list(dates).length;
   const running = progress && ['queued', 'running'].includes(progress.state);
 
   const start = async () => {
     setError(null);
     try {
       const r = await call('plan.generateGrid', {
-        serviceSets: serviceSets as never, categories: list(categories), referenceDates: list(dates), difficulties, languages, scenarios, targetCount: target,
+        serviceSets: serviceSets as never,
+        categories: list(categories),
+        referenceDates: list(dates),
+        difficulties,
+        languages,
+        scenarios,
+        targetCount: target,
       });
       setJobId(r.jobId);
     } catch (err) {
@@ -51,15 +75,37 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
       <div className="dialog">
         <h2>Generate a grid of slots</h2>
         <p className="hint">Adds the cross product of these dimensions, in a background job.</p>
-        <label>Service sets (one per line)<textarea rows={3} value={sets} onChange={(e) => setSets(e.target.value)} /></label>
-        <label>Categories<input value={categories} onChange={(e) => setCategories(e.target.value)} /></label>
-        <label>Reference dates<input value={dates} onChange={(e) => setDates(e.target.value)} /></label>
-        <div>Difficulties <Checks all={DIFFICULTIES} value={difficulties} onChange={setDifficulties} /></div>
-        <div>Languages <Checks all={LANGUAGES} value={languages} onChange={setLanguages} /></div>
-        <div>Scenarios <Checks all={SCENARIOS} value={scenarios} onChange={setScenarios} /></div>
-        <label>Target per slot<input type="number" min={0} value={target} onChange={(e) => setTarget(Number(e.target.value))} /></label>
+        <label>
+          Service sets (one per line)
+          <textarea rows={3} value={sets} onChange={(e) => setSets(e.target.value)} />
+        </label>
+        <label>
+          Categories
+          <input value={categories} onChange={(e) => setCategories(e.target.value)} />
+        </label>
+        <label>
+          Reference dates
+          <input value={dates} onChange={(e) => setDates(e.target.value)} />
+        </label>
+        <div>
+          Difficulties <Checks all={DIFFICULTIES} value={difficulties} onChange={setDifficulties} />
+        </div>
+        <div>
+          Languages <Checks all={LANGUAGES} value={languages} onChange={setLanguages} />
+        </div>
+        <div>
+          Scenarios <Checks all={SCENARIOS} value={scenarios} onChange={setScenarios} />
+        </div>
+        <label>
+          Target per slot
+          <input type="number" min={0} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
+        </label>
         <p data-testid="grid-size">{size.toLocaleString()} slots</p>
-        {error && <p className="notice notice-error" role="alert">{error}</p>}
+        {error && (
+          <p className="notice notice-error" role="alert">
+            {error}
+          </p>
+        )}
         {progress && (
           <p data-testid="job-progress">
             <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}
@@ -67,11 +113,17 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
         )}
         <div className="dialog-actions">
           {running ? (
-            <button onClick={() => jobId && call('jobs.cancel', { id: jobId })}>Cancel job</button>
+            <button type="button" onClick={() => jobId && call('jobs.cancel', { id: jobId })}>
+              Cancel job
+            </button>
           ) : (
-            <button onClick={start} disabled={!size}>Start</button>
+            <button type="button" onClick={start} disabled={!size}>
+              Start
+            </button>
           )}
-          <button onClick={onClose}>Close</button>
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
         </div>
       </div>
     </div>

@@ -7,7 +7,11 @@ export function PlanStats() {
   const [stats, setStats] = useState<Output<'plan.stats'> | null>(null);
   useEffect(() => {
     let alive = true;
-    const load = () => void call('plan.stats', {}).then((s) => alive && setStats(s), () => {});
+    const load = () =>
+      void call('plan.stats', {}).then(
+        (s) => alive && setStats(s),
+        () => {},
+      );
     load();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = onEvent('table.changed', ({ table }) => {
@@ -21,7 +25,11 @@ export function PlanStats() {
   const services = Object.keys(stats.byService).length;
   return (
     <p className="stats" data-testid="plan-stats">
-      {stats.slots} slots · {stats.plannedTasks} planned tasks ({Object.entries(stats.byLanguage).map(([l, n]) => `${l} ${n}`).join(' · ')}) · {services} services
+      {stats.slots} slots · {stats.plannedTasks} planned tasks (
+      {Object.entries(stats.byLanguage)
+        .map(([l, n]) => `${l} ${n}`)
+        .join(' · ')}
+      ) · {services} services
     </p>
   );
 }

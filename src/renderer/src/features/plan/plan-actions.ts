@@ -10,7 +10,17 @@ const fail = (err: unknown) => store().notify({ kind: 'error', text: `${errorTex
 
 /** A new slot's values: a plausible row the user then edits in place. */
 export function blankSlot(today: string) {
-  return { family: 'new-slot', services: ['gmail' as const], category: 'communication', difficulty: 'easy' as const, language: 'en' as const, reference_date: today, scenario: 'single_service' as const, target_count: 1, notes: '' };
+  return {
+    family: 'new-slot',
+    services: ['gmail' as const],
+    category: 'communication',
+    difficulty: 'easy' as const,
+    language: 'en' as const,
+    reference_date: today,
+    scenario: 'single_service' as const,
+    target_count: 1,
+    notes: '',
+  };
 }
 
 export async function addSlot(api: GridApi<Slot>): Promise<void> {
@@ -42,7 +52,11 @@ export async function deleteSelected(api: GridApi<Slot>): Promise<void> {
 export async function saveCell(api: GridApi<Slot>, id: number, field: SlotField, value: unknown): Promise<boolean> {
   try {
     const { changes } = await call('plan.update', { edits: [{ id, field, value }] });
-    store().push({ kind: 'update', label: `edit ${field} of slot ${id}`, changes: changes.map((c) => ({ id: c.id, field: c.field, before: c.before })) });
+    store().push({
+      kind: 'update',
+      label: `edit ${field} of slot ${id}`,
+      changes: changes.map((c) => ({ id: c.id, field: c.field, before: c.before })),
+    });
     store().setCellError(id, field, null);
     store().notify({ kind: 'info', text: `Saved ${field} of slot ${id}` });
     return true;
@@ -68,12 +82,16 @@ export async function undoLast(api: GridApi<Slot>): Promise<void> {
 }
 
 async function invert(e: UndoEntry): Promise<void> {
-  if (e.kind === 'update') await call('plan.update', { edits: e.changes.map((c) => ({ id: c.id, field: c.field, value: c.before })) });
+  if (e.kind === 'update')
+    await call('plan.update', { edits: e.changes.map((c) => ({ id: c.id, field: c.field, value: c.before })) });
   else if (e.kind === 'create') await call('plan.delete', { ids: e.ids });
   else if (e.kind === 'delete') await call('plan.restore', { slots: e.slots });
   else {
     if (e.createdIds.length) await call('plan.delete', { ids: e.createdIds });
-    if (e.before.length) await call('plan.paste', { rows: e.before.map((s) => ({ id: s.id, values: Object.fromEntries(EDITABLE_FIELDS.map((f) => [f, s[f]])) })) });
+    if (e.before.length)
+      await call('plan.paste', {
+        rows: e.before.map((s) => ({ id: s.id, values: Object.fromEntries(EDITABLE_FIELDS.map((f) => [f, s[f]])) })),
+      });
   }
 }
 
@@ -115,7 +133,9 @@ export async function pasteTsv(api: GridApi<Slot>, text: string): Promise<void> 
       const r: Row = { values: {} };
       header.forEach((f, i) => {
         const v = cells[i] ?? '';
-        if (f === 'id') { if (v.trim()) r.id = Number(v); } else r.values[f!] = v;
+        if (f === 'id') {
+          if (v.trim()) r.id = Number(v);
+        } else r.values[f!] = v;
       });
       return r;
     });
@@ -126,14 +146,24 @@ export async function pasteTsv(api: GridApi<Slot>, text: string): Promise<void> 
     const startRow = focus?.rowIndex ?? store().total ?? 0;
     rows = table.map((cells, i) => {
       const node = api.getDisplayedRowAtIndex(startRow + i);
-      const values = Object.fromEntries(cells.slice(0, EDITABLE_FIELDS.length - startCol).map((v, j) => [EDITABLE_FIELDS[startCol + j]!, v]));
+      const values = Object.fromEntries(
+        cells.slice(0, EDITABLE_FIELDS.length - startCol).map((v, j) => [EDITABLE_FIELDS[startCol + j]!, v]),
+      );
       return node?.data ? { id: node.data.id, values } : { values };
     });
   }
   try {
     const { created, updated } = await call('plan.paste', { rows });
-    store().push({ kind: 'paste', label: `paste of ${rows.length} row(s)`, createdIds: created.map((s) => s.id), before: updated.map((u) => u.before) });
-    store().notify({ kind: 'info', text: `Pasted ${rows.length} row(s): ${created.length} new, ${updated.length} updated — Ctrl+Z undoes` });
+    store().push({
+      kind: 'paste',
+      label: `paste of ${rows.length} row(s)`,
+      createdIds: created.map((s) => s.id),
+      before: updated.map((u) => u.before),
+    });
+    store().notify({
+      kind: 'info',
+      text: `Pasted ${rows.length} row(s): ${created.length} new, ${updated.length} updated — Ctrl+Z undoes`,
+    });
     api.refreshInfiniteCache();
   } catch (err) {
     fail(err);
@@ -146,11 +176,22 @@ export async function fillDown(api: GridApi<Slot>): Promise<void> {
   const source = cell ? api.getDisplayedRowAtIndex(cell.rowIndex)?.data : undefined;
   const field = cell?.column.getColDef().field as SlotField | undefined;
   const targets = store().selectedIds.filter((id) => id !== source?.id);
-  if (!source || !field || !EDITABLE_FIELDS.includes(field)) return store().notify({ kind: 'info', text: 'Fill down: focus an editable cell, select the rows to fill, then Ctrl+D' });
-  if (!targets.length) return store().notify({ kind: 'info', text: 'Fill down: select the rows to fill (checkbox column)' });
+  if (!source || !field || !EDITABLE_FIELDS.includes(field))
+    return store().notify({
+      kind: 'info',
+      text: 'Fill down: focus an editable cell, select the rows to fill, then Ctrl+D',
+    });
+  if (!targets.length)
+    return store().notify({ kind: 'info', text: 'Fill down: select the rows to fill (checkbox column)' });
   try {
-    const { changes } = await call('plan.update', { edits: targets.map((id) => ({ id, field, value: source[field] })) });
-    store().push({ kind: 'update', label: `fill down of ${field}`, changes: changes.map((c) => ({ id: c.id, field: c.field, before: c.before })) });
+    const { changes } = await call('plan.update', {
+      edits: targets.map((id) => ({ id, field, value: source[field] })),
+    });
+    store().push({
+      kind: 'update',
+      label: `fill down of ${field}`,
+      changes: changes.map((c) => ({ id: c.id, field: c.field, before: c.before })),
+    });
     store().notify({ kind: 'info', text: `Filled ${field} into ${targets.length} row(s)` });
     api.refreshInfiniteCache();
   } catch (err) {

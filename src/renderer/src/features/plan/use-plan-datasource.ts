@@ -7,7 +7,12 @@ import { usePlanStore } from '../../stores/plan.store';
 /** Infinite row model source: each block is one plan.list call; sort and filter run in SQL. */
 export const planDatasource: IDatasource = {
   getRows(p) {
-    const q = toPageQuery(p.startRow, p.endRow, p.sortModel as { colId: string; sort: 'asc' | 'desc' }[], p.filterModel);
+    const q = toPageQuery(
+      p.startRow,
+      p.endRow,
+      p.sortModel as { colId: string; sort: 'asc' | 'desc' }[],
+      p.filterModel,
+    );
     call('plan.list', q).then(
       ({ rows, total }: { rows: Slot[]; total: number }) => {
         usePlanStore.getState().setTotal(total);

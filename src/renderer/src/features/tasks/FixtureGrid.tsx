@@ -24,14 +24,29 @@ const show = (json: string | undefined) => {
  * A string cell is edited as plain text; other cells as JSON. The server validates the record
  * against the service's schema; an invalid edit is refused at the cell and nothing is saved.
  */
-export function FixtureGrid({ taskId, service, fixtureEnv, source }: { taskId: string; service: string; fixtureEnv: string; source: string }) {
+export function FixtureGrid({
+  taskId,
+  service,
+  fixtureEnv,
+  source,
+}: {
+  taskId: string;
+  service: string;
+  fixtureEnv: string;
+  source: string;
+}) {
   const [data, setData] = useState<{ columns: string[]; rows: Row[]; required: string[] } | null>(null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   const apiRef = useRef<GridApi<Row> | null>(null);
 
   useEffect(() => {
     call('tasks.fixtureRows', { taskId, service, fixtureEnv }).then(
-      (r) => setData({ columns: r.columns, rows: r.rows.map((x, i) => ({ ...x, __index: String(i) })), required: r.requiredColumns }),
+      (r) =>
+        setData({
+          columns: r.columns,
+          rows: r.rows.map((x, i) => ({ ...x, __index: String(i) })),
+          required: r.requiredColumns,
+        }),
       (e) => setNotice({ kind: 'error', text: errorText(e) }),
     );
   }, [taskId, service, fixtureEnv]);
@@ -42,7 +57,12 @@ export function FixtureGrid({ taskId, service, fixtureEnv, source }: { taskId: s
       const field = p.colDef.field!;
       const old = p.data[field];
       const typed = String(p.newValue ?? '');
-      const value = old === undefined || old.startsWith('"') ? (typed === '' && old === undefined ? '' : JSON.stringify(typed)) : typed;
+      const value =
+        old === undefined || old.startsWith('"')
+          ? typed === '' && old === undefined
+            ? ''
+            : JSON.stringify(typed)
+          : typed;
       if (value === old) return false;
       const index = Number(p.data.__index);
       call('tasks.updateFixtureCell', { taskId, service, fixtureEnv, index, field, value }).then(
@@ -75,10 +95,26 @@ export function FixtureGrid({ taskId, service, fixtureEnv, source }: { taskId: s
 
   return (
     <div className="fixture">
-      <p className="hint">{source} · {data?.rows.length ?? '…'} records · double-click a cell to edit; * = required by the record schema</p>
-      {notice && <p className={`notice notice-${notice.kind}`} data-testid="fixture-notice">{notice.text}</p>}
+      <p className="hint">
+        {source} · {data?.rows.length ?? '…'} records · double-click a cell to edit; * = required by the record schema
+      </p>
+      {notice && (
+        <p className={`notice notice-${notice.kind}`} data-testid="fixture-notice">
+          {notice.text}
+        </p>
+      )}
       <div className="fixture-grid" data-testid="fixture-grid">
-        {data && <AgGridReact<Row> theme={theme} rowData={data.rows} columnDefs={columns} getRowId={(p) => p.data.__index} onGridReady={(e) => (apiRef.current = e.api)} tooltipShowDelay={300} stopEditingWhenCellsLoseFocus />}
+        {data && (
+          <AgGridReact<Row>
+            theme={theme}
+            rowData={data.rows}
+            columnDefs={columns}
+            getRowId={(p) => p.data.__index}
+            onGridReady={(e) => (apiRef.current = e.api)}
+            tooltipShowDelay={300}
+            stopEditingWhenCellsLoseFocus
+          />
+        )}
       </div>
     </div>
   );

@@ -10,7 +10,14 @@ const target = (c: Check): string => {
     case 'audit':
       return `${c.service}.${c.action_key}${c.fields ? ` where ${Object.keys(c.fields).join(', ')} match` : ''}`;
     case 'final_text':
-      return [c.contains_all?.length ? `all of ${c.contains_all.join(' · ')}` : '', c.contains_any?.length ? `any of ${c.contains_any.join(' · ')}` : '', c.regex ? `/${c.regex}/` : '', c.min_length ? `≥ ${c.min_length} chars` : ''].filter(Boolean).join('; ');
+      return [
+        c.contains_all?.length ? `all of ${c.contains_all.join(' · ')}` : '',
+        c.contains_any?.length ? `any of ${c.contains_any.join(' · ')}` : '',
+        c.regex ? `/${c.regex}/` : '',
+        c.min_length ? `≥ ${c.min_length} chars` : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
     case 'llm_judge':
       return c.rubric.length > 140 ? `${c.rubric.slice(0, 140)}…` : c.rubric;
   }
@@ -26,22 +33,49 @@ export function TaskChecks({ taskId }: { taskId: string }) {
   return (
     <div data-testid="task-checks">
       {d.origin === 'derived_from_task_yaml' && (
-        <p className="badge-derived" data-testid="checks-derived">Checks derived from task.yaml — Claw-Eval itself grades this task with a per-task Python grader; these scores are not upstream's.</p>
+        <p className="badge-derived" data-testid="checks-derived">
+          Checks derived from task.yaml — Claw-Eval itself grades this task with a per-task Python grader; these scores
+          are not upstream's.
+        </p>
       )}
       <table className="table small">
-        <thead><tr><th>check</th><th>kind</th><th>weight</th><th>target</th></tr></thead>
+        <thead>
+          <tr>
+            <th>check</th>
+            <th>kind</th>
+            <th>weight</th>
+            <th>target</th>
+          </tr>
+        </thead>
         <tbody>
           {d.checks.map((c) => (
-            <tr key={c.id}><td>{c.id}</td><td>{c.kind}</td><td>{(c.weight * 100).toFixed(1)}%</td><td>{target(c)}</td></tr>
+            <tr key={c.id}>
+              <td>{c.id}</td>
+              <td>{c.kind}</td>
+              <td>{(c.weight * 100).toFixed(1)}%</td>
+              <td>{target(c)}</td>
+            </tr>
           ))}
         </tbody>
       </table>
       {d.prohibited.length > 0 && (
         <ul className="checks-list">
-          {d.prohibited.map((p, i) => <li key={i}>prohibited: {p.kind === 'tool' ? p.tool : `${p.service}.${p.action_key} record`}{p.description ? ` — ${p.description}` : ''}</li>)}
+          {d.prohibited.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
+            <li key={i}>
+              prohibited: {p.kind === 'tool' ? p.tool : `${p.service}.${p.action_key} record`}
+              {p.description ? ` — ${p.description}` : ''}
+            </li>
+          ))}
         </ul>
       )}
-      {d.notes.length > 0 && <ul className="hint">{d.notes.map((n) => <li key={n}>{n}</li>)}</ul>}
+      {d.notes.length > 0 && (
+        <ul className="hint">
+          {d.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

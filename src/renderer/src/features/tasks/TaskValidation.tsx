@@ -16,19 +16,35 @@ export function TaskValidation({ taskId }: { taskId: string }) {
   return (
     <div data-testid="task-validation">
       <p>
-        Status: <span className={`chip chip-${r.status}`} data-testid="validation-status">{r.status}</span>
-        {r.status === 'unvalidated' && <span className="hint"> — “Validate selected” in the grid runs the validators</span>}
+        Status:{' '}
+        <span className={`chip chip-${r.status}`} data-testid="validation-status">
+          {r.status}
+        </span>
+        {r.status === 'unvalidated' && (
+          <span className="hint"> — “Validate selected” in the grid runs the validators</span>
+        )}
       </p>
       {r.rounds.map((round) => (
         <details key={round.round} open={round.round === r.rounds.length} className="round">
-          <summary>Round {round.round}: {round.valid ? 'valid' : 'invalid'} · {round.created_at.replace('T', ' ').slice(0, 19)}</summary>
+          <summary>
+            Round {round.round}: {round.valid ? 'valid' : 'invalid'} · {round.created_at.replace('T', ' ').slice(0, 19)}
+          </summary>
           <table className="table small">
             <tbody>
               {round.verdicts.map((v) => (
                 <tr key={v.validator} data-testid={`verdict-${v.validator}`}>
                   <td>{v.validator}</td>
-                  <td><span className={`chip chip-${v.status}`}>{v.status.replace('_', ' ')}</span></td>
-                  <td>{v.messages.map((m, i) => <div key={i}><code>{m.field}</code> {m.message}</div>)}</td>
+                  <td>
+                    <span className={`chip chip-${v.status}`}>{v.status.replace('_', ' ')}</span>
+                  </td>
+                  <td>
+                    {v.messages.map((m, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
+                      <div key={i}>
+                        <code>{m.field}</code> {m.message}
+                      </div>
+                    ))}
+                  </td>
                 </tr>
               ))}
             </tbody>

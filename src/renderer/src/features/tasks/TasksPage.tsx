@@ -9,11 +9,22 @@ import { TaskDetail } from './TaskDetail';
 import { useAppStore } from '../../stores/app.store';
 
 // Props passed to ag-grid are module constants: a new object on every render can make it reset the row model.
-const ROW_SELECTION = { mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false } as const;
+const ROW_SELECTION = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: false,
+  enableClickSelection: false,
+} as const;
 const DEFAULT_COL = { sortable: true, resizable: true };
 const rowId = (p: { data: TaskRow }) => p.data.task_id;
 
-const theme = themeQuartz.withParams({ fontSize: 13, headerFontSize: 13, spacing: 5, accentColor: '#3b6ef5', headerBackgroundColor: '#f1f3f7' });
+const theme = themeQuartz.withParams({
+  fontSize: 13,
+  headerFontSize: 13,
+  spacing: 5,
+  accentColor: '#3b6ef5',
+  headerBackgroundColor: '#f1f3f7',
+});
 
 /** Imported (later: generated) tasks; sort and filter run in SQL; a click opens the task. */
 export function TasksPage() {
@@ -27,16 +38,30 @@ export function TasksPage() {
   const progress = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
 
   // Stable across renders: a new datasource object makes ag-grid reset (and lose the sort).
-  const datasource = useMemo<IDatasource>(() => ({
-    getRows(p) {
-      call('tasks.list', toPageQuery(p.startRow, p.endRow, p.sortModel as { colId: string; sort: 'asc' | 'desc' }[], p.filterModel) as never).then(
-        (r) => (setTotal(r.total), p.successCallback(r.rows, r.total)),
-        (e) => (setNotice({ kind: 'error', text: errorText(e) }), p.failCallback()),
-      );
-    },
-  }), []);
+  const datasource = useMemo<IDatasource>(
+    () => ({
+      getRows(p) {
+        call(
+          'tasks.list',
+          toPageQuery(
+            p.startRow,
+            p.endRow,
+            p.sortModel as { colId: string; sort: 'asc' | 'desc' }[],
+            p.filterModel,
+          ) as never,
+        ).then(
+          (r) => (setTotal(r.total), p.successCallback(r.rows, r.total)),
+          (e) => (setNotice({ kind: 'error', text: errorText(e) }), p.failCallback()),
+        );
+      },
+    }),
+    [],
+  );
 
-  useEffect(() => onEvent('table.changed', ({ table }) => table === 'tasks' && apiRef.current?.refreshInfiniteCache()), []);
+  useEffect(
+    () => onEvent('table.changed', ({ table }) => table === 'tasks' && apiRef.current?.refreshInfiniteCache()),
+    [],
+  );
 
   const validate = async (input: { taskIds?: string[]; all?: boolean }) => {
     try {
@@ -54,7 +79,10 @@ export function TasksPage() {
       const r = await call('tasks.import', { paths: [importPath.trim()] });
       const errors = r.outcomes.flatMap((o) => o.errors);
       const c = r.counts;
-      setNotice({ kind: errors.length ? 'error' : 'info', text: `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings${errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''}` });
+      setNotice({
+        kind: errors.length ? 'error' : 'info',
+        text: `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings${errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''}`,
+      });
     } catch (e) {
       setNotice({ kind: 'error', text: errorText(e) });
     }
@@ -64,23 +92,49 @@ export function TasksPage() {
     <section className="page plan-page">
       <header className="page-head">
         <h1>Tasks</h1>
-        <span className="stats" data-testid="task-count">{total === null ? '' : `${total} task${total === 1 ? '' : 's'}`}</span>
+        <span className="stats" data-testid="task-count">
+          {total === null ? '' : `${total} task${total === 1 ? '' : 's'}`}
+        </span>
       </header>
       <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void runImport())}>
-        <input className="path-input" placeholder="Claw-Eval root or task folder, e.g. /data/claw-eval" value={importPath} onChange={(e) => setImportPath(e.target.value)} aria-label="Import path" />
-        <button type="submit" disabled={!importPath.trim()}>Import</button>
+        <input
+          className="path-input"
+          placeholder="Claw-Eval root or task folder, e.g. /data/claw-eval"
+          value={importPath}
+          onChange={(e) => setImportPath(e.target.value)}
+          aria-label="Import path"
+        />
+        <button type="submit" disabled={!importPath.trim()}>
+          Import
+        </button>
         <span className="sep" />
-        <button type="button" disabled={!checked.length} onClick={() => void validate({ taskIds: checked })} data-testid="validate-selected">
+        <button
+          type="button"
+          disabled={!checked.length}
+          onClick={() => void validate({ taskIds: checked })}
+          data-testid="validate-selected"
+        >
           Validate selected{checked.length ? ` (${checked.length})` : ''}
         </button>
-        <button type="button" disabled={!total} onClick={() => void validate({ all: true })} data-testid="validate-all">Validate all</button>
+        <button type="button" disabled={!total} onClick={() => void validate({ all: true })} data-testid="validate-all">
+          Validate all
+        </button>
         {progress && (
           <span className="hint" data-testid="validation-progress">
-            <progress max={progress.total || 1} value={progress.done} /> validation {progress.state}: {progress.done}/{progress.total}
+            <progress max={progress.total || 1} value={progress.done} /> validation {progress.state}: {progress.done}/
+            {progress.total}
           </span>
         )}
       </form>
-      {notice && <div className={`notice notice-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'} data-testid="tasks-notice">{notice.text}</div>}
+      {notice && (
+        <div
+          className={`notice notice-${notice.kind}`}
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          data-testid="tasks-notice"
+        >
+          {notice.text}
+        </div>
+      )}
       <div className="split-view">
         <div className="grid-wrap" data-testid="tasks-grid">
           <AgGridReact<TaskRow>
