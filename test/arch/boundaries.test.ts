@@ -13,7 +13,7 @@ import {
 } from '../helpers/imports';
 
 /** Third-party packages the core may use; a new dependency fails here until it is added on purpose. */
-const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml', 'diff'];
+const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml', 'diff', '@faker-js/faker', 'openai', 'ajv', 'hyparquet-writer'];
 
 /** Only these may import 'electron' (DESIGN.md §2). */
 const ELECTRON_IMPORTERS = (rel: string) =>
@@ -103,6 +103,18 @@ describe('layer rules', () => {
         else if (!isNodeBuiltin(r.spec) && !CORE_PACKAGES.includes(packageName(r.spec))) {
           bad.push(v(f, r.line, `imports ${r.spec}, which is not on the core's dependency allowlist`));
         }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('core/services (the mock services) import only their own folder, core/lib and shared: no other feature', () => {
+    const bad: Violation[] = [];
+    for (const f of under('src/main/core/services/')) {
+      for (const r of f.imports.filter((i) => isRelative(i.spec))) {
+        const target = resolveRelative(f, r.spec);
+        const ok = ['src/main/core/services/', 'src/main/core/lib/', 'src/shared/'].some((d) => target.startsWith(d));
+        if (!ok) bad.push(v(f, r.line, `reaches ${target}`));
       }
     }
     expect(bad).toEqual([]);

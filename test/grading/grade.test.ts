@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../../src/shared/contract/entities/checks';
 import { grade, type RunRecord } from '../../src/main/core/grading/grade';
-import { pyRound } from '../../src/main/core/grading/py-round';
+import { pyRound } from '../../src/main/core/lib/py-round';
 import { robustness, taskScore } from '../../src/main/core/grading/robustness';
 import { PyFloat } from '../../src/main/core/services/pyjson';
 

@@ -8,7 +8,7 @@ import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
 import { silentLogger } from './logger';
 import { createDispatch, type Dispatch } from './rpc/dispatch';
-import { WorkspaceError } from './rpc/errors';
+import { WorkspaceError } from './lib/errors';
 import { seedNewWorkspace } from './workspace/seed';
 import type { Environment } from './services/environment';
 import { environmentForTask } from './services/task-environment';

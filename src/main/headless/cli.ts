@@ -5,7 +5,7 @@ import { contract, isProcedureName, PROCEDURE_NAMES, type ApiResult } from '../.
 import { createCore, type Core } from '../core';
 import { parseJsonText } from '../core/lib/json-input';
 import { stderrLogger } from '../core/logger';
-import { WorkspaceError } from '../core/rpc/errors';
+import { WorkspaceError } from '../core/lib/errors';
 import { defaultWorkspacePath } from '../core/workspace/default-path';
 import { startHttpServer } from './http';
 import { openInBrowser } from './open-browser';

@@ -1,7 +1,7 @@
 import type { Db } from './sqlite';
 import { APPLICATION_ID } from './sqlite';
 import { MIGRATIONS } from './migrations';
-import { WorkspaceError } from '../rpc/errors';
+import { WorkspaceError } from '../lib/errors';
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -1,5 +1,5 @@
 import type { FilterCondition } from '../../../shared/contract/entities/grid-query';
-import { AppError } from '../rpc/errors';
+import { AppError } from '../lib/errors';
 
 export type ColumnKind = 'text' | 'number';
 /**

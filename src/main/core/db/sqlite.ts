@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { WorkspaceError } from '../rpc/errors';
+import { WorkspaceError } from '../lib/errors';
 
 export type Db = Database.Database;
 

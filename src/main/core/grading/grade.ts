@@ -6,7 +6,7 @@ import type {
   ProhibitedRule,
 } from '../../../shared/contract/entities/checks';
 import { matchFields } from './matchers';
-import { pyRound } from './py-round';
+import { pyRound } from '../lib/py-round';
 import { PASS_THRESHOLD, robustness, taskScore } from './robustness';
 
 /** What a run left behind: every attempted call, the final answer, the services' audit collections. */

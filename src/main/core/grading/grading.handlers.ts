@@ -1,7 +1,7 @@
 import type { GradeResult } from '../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
-import type { HandlerMap } from '../rpc/handler-types';
+import type { HandlerMap } from '../lib/handler-types';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { readTraceInput, runRecordOf } from '../traces';

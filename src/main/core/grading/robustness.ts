@@ -1,4 +1,4 @@
-import { pyRound } from './py-round';
+import { pyRound } from '../lib/py-round';
 
 /**
  * Claw-Eval's compute_robustness (reference/claw-eval.md §9.2): the share of errored tools that

@@ -6,7 +6,7 @@ import type { Job } from '../../../shared/contract/jobs.contract';
 import type { Db } from '../db/sqlite';
 import type { CoreEvents } from '../events/core-events';
 import type { Logger } from '../logger';
-import { AppError, notFound } from '../rpc/errors';
+import { AppError, notFound } from '../lib/errors';
 import { JOB_DEFINITIONS } from './job-registry';
 import { jobsRepo } from './jobs.repo';
 import type { WorkerData, WorkerMessage } from './job-worker';

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../rpc/handler-types';
-import { notFound } from '../rpc/errors';
+import type { HandlerMap } from '../lib/handler-types';
+import { notFound } from '../lib/errors';
 import { jobsRepo } from './jobs.repo';
 
 export const jobsHandlers = {

@@ -4,8 +4,8 @@ import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
 import { slotsRepo } from '../db/repos/slots.repo';
 import type { HandlerContext } from '../context';
-import { AppError, notFound } from '../rpc/errors';
-import type { HandlerMap } from '../rpc/handler-types';
+import { AppError, notFound } from '../lib/errors';
+import type { HandlerMap } from '../lib/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
 
 const issuesOf = (err: z.ZodError, prefix: (string | number)[]): Issue[] =>

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
 import type { HandlerContext } from '../context';
 import { bumpTableVersion } from '../events/change-watcher';
-import { AppError } from './errors';
+import { AppError } from '../lib/errors';
 import { handlers } from './handlers';
 
 const zodIssues = (err: z.ZodError) =>

@@ -1,9 +1,9 @@
-import type { HandlerMap } from './handler-types';
+import type { HandlerMap } from '../lib/handler-types';
 import { jobsHandlers } from '../jobs/jobs.handlers';
 import { planHandlers } from '../plan/plan.handlers';
 import { workspaceHandlers } from '../workspace/workspace.handlers';
 import { tasksHandlers } from '../tasks/tasks.handlers';
-import { envHandlers } from '../services/env.handlers';
+import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';

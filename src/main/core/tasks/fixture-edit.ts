@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseJsonText } from '../lib/json-input';
-import { AppError, notFound } from '../rpc/errors';
+import { AppError, notFound } from '../lib/errors';
 import { dumpsPy, isObject, parsePyJson, toPlain, type PyObject, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import type { tasksRepo } from './tasks.repo';

@@ -1,5 +1,5 @@
 import { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import { notFound } from '../rpc/errors';
+import { notFound } from '../lib/errors';
 import { Environment, type EnvironmentSpec } from '../services/environment';
 import { fixtureRecords, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';

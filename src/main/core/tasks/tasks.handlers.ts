@@ -1,6 +1,6 @@
 import type { ImportOutcome } from '../../../shared/contract/entities/task';
-import type { HandlerMap } from '../rpc/handler-types';
-import { AppError, notFound } from '../rpc/errors';
+import type { HandlerMap } from '../lib/handler-types';
+import { AppError, notFound } from '../lib/errors';
 import { readClawTask, TaskImportError } from './claw-eval/read-task';
 import { locateTasks } from './claw-eval/task-files';
 import { tasksRepo } from './tasks.repo';

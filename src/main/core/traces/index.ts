@@ -1,7 +1,7 @@
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { runRecordFrom, type RunRecord } from '../grading/grade';
 import type { PyObject } from '../services/pyjson';
-import { AppError } from '../rpc/errors';
+import { AppError } from '../lib/errors';
 import { readTraceEvents, TraceError } from './trace-read';
 import { trajectoryFromEvents } from './trace-to-trajectory';
 

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../rpc/handler-types';
-import { AppError, notFound } from '../rpc/errors';
+import type { HandlerMap } from '../lib/handler-types';
+import { AppError, notFound } from '../lib/errors';
 import { validate } from './validate';
 import { validationRepo } from './validation.repo';
 

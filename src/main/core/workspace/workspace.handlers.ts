@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { HandlerMap } from '../rpc/handler-types';
+import type { HandlerMap } from '../lib/handler-types';
 import { SCHEMA_VERSION, schemaVersion } from '../db/migrate';
 import { slotsRepo } from '../db/repos/slots.repo';
 import { prepareCached } from '../db/sqlite';

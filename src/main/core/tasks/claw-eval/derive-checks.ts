@@ -1,6 +1,6 @@
 import type { Check, ProhibitedRule } from '../../../../shared/contract/entities/checks';
 import { TaskSpec } from '../../../../shared/contract/entities/task-spec';
-import { pyRound } from '../../grading/py-round';
+import { pyRound } from '../../lib/py-round';
 import type { ClawTaskYaml } from './task-yaml';
 
 export type Derivation = { spec: TaskSpec; notes: string[] };

@@ -1,10 +1,10 @@
 import { parseJsonText } from '../lib/json-input';
-import type { HandlerMap } from '../rpc/handler-types';
-import { AppError, notFound } from '../rpc/errors';
+import type { HandlerMap } from '../lib/handler-types';
+import { AppError, notFound } from '../lib/errors';
 import { tasksRepo } from '../tasks/tasks.repo';
-import { dumpsPy, isObject, parsePyJson, type PyValue } from './pyjson';
-import { environmentForTask } from './task-environment';
-import { seededRandom } from './lib';
+import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { environmentForTask } from '../services/task-environment';
+import { seededRandom } from '../services/lib';
 
 /** Parses calls JSONL, naming the line of a bad one. */
 function parseCalls(text: string): { tool: string; args: PyValue }[] {
