@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CoreConfig } from './context';
 import { migrate } from './db/migrate';
-import { isReadOnlyFile, openDb } from './db/sqlite';
+import { isReadOnlyFile, openDb, readHandle } from './db/sqlite';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
@@ -81,7 +81,7 @@ export function createCore(config: CreateCoreOptions): Core {
     events,
     workspacePath: file,
     taskEnvironment(taskId, envNow, mode = 'parity') {
-      const repo = tasksRepo(db);
+      const repo = tasksRepo(readHandle(db));
       const t = repo.get(taskId);
       return t ? environmentForTask({ spec: t.spec, fixtures: repo.fixtures(taskId) }, envNow, { mode }) : undefined;
     },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { contract, isProcedureName, PROCEDURE_NAMES, type ApiResult } from '../../shared/contract';
+import { contract, isProcedureName, PROCEDURE_NAMES, type ApiResult, type Output } from '../../shared/contract';
 import { createCore, type Core } from '../core';
 import { parseJsonText } from '../core/lib/json-input';
 import { stderrLogger } from '../core/logger';
@@ -226,11 +226,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const name = rest[0]!;
       // A job runs in this process's worker thread: stay until it ends, or it would die with us.
       if (result.ok && isProcedureName(name) && contract[name].kind === 'job')
-        return await followJob(
-          core,
-          io,
-          (result.data as { jobId?: string; id?: string }).jobId ?? (result.data as { id: string }).id,
-        );
+        return await followJob(core, io, (result.data as Output<'jobs.resume'>).jobId);
       return code;
     }
     const rendererDir = io.rendererDir ? { rendererDir: io.rendererDir } : {};

@@ -1,6 +1,6 @@
 import { TrajectoryRow } from '../../../shared/contract/trajectories.contract';
 import { compilePage, type ColumnMap, type PageQuery } from '../db/sql-filter';
-import { prepareCached, type Db } from '../db/sqlite';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 
 /** The grid's sortable and filterable fields: indexed columns only (migration 0005). */
 export const TRAJECTORY_COLUMNS: ColumnMap = {
@@ -38,7 +38,7 @@ export type NewTrajectory = {
   gradeJson: string | null;
 };
 
-export function trajectoriesRepo(db: Db) {
+export function trajectoriesRepo(db: ReadDb) {
   return {
     list(q: PageQuery) {
       const { where, orderBy } = compilePage(q, TRAJECTORY_COLUMNS, 'id');
@@ -69,6 +69,12 @@ export function trajectoriesRepo(db: Db) {
         id,
       ) as { trace: string; trajectory: string; grade: string | null } | undefined;
     },
+  };
+}
+
+/** Trajectory writes, inside the caller's transaction. */
+export function trajectoriesWriter(db: WriteDb) {
+  return {
     /** Row and body in the caller's transaction; answers the new id. */
     insert(t: NewTrajectory, now: string): number {
       const g = t.grade;

@@ -1,6 +1,6 @@
 import { Slot } from '../../../../shared/contract/entities/slot';
 import type { SlotField } from '../../../../shared/contract/entities/slot';
-import { prepareCached, type Db } from '../sqlite';
+import { prepareCached, type ReadDb, type WriteDb } from '../sqlite';
 import { compilePage, preferScan, type ColumnMap, type PageQuery } from '../sql-filter';
 
 /** Row as stored: services is JSON text. When adding a column, update SlotFields, the migration and this map. */
@@ -49,15 +49,9 @@ export function slotPageQuery(
   return { sql, params, scan };
 }
 
-export function slotsRepo(db: Db) {
+export function slotsRepo(db: ReadDb) {
   // Statements come from the connection's cache: handlers call slotsRepo(db) on every request.
-  const insert = prepareCached(
-    db,
-    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, @reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
-  );
   const byId = prepareCached(db, `SELECT ${COLS} FROM coverage_slots WHERE id = ?`);
-  const del = prepareCached(db, 'DELETE FROM coverage_slots WHERE id = ?');
-
   return {
     list(q: PageQuery): { rows: Slot[]; total: number } {
       const { where } = compilePage(q, SLOT_COLUMNS);
@@ -76,29 +70,6 @@ export function slotsRepo(db: Db) {
     get(id: number): Slot | undefined {
       const r = byId.get(id) as SlotRow | undefined;
       return r ? toSlot(r) : undefined;
-    },
-    /** id null lets SQLite choose the next id; an explicit id restores a deleted row. */
-    insert(s: NewSlot & { id?: number | null }, now: string, createdAt = now): Slot {
-      return this.get(this.insertOnly(s, now, createdAt))!;
-    },
-    /** For bulk jobs: no read-back. */
-    insertOnly(s: NewSlot & { id?: number | null }, now: string, createdAt = now): number {
-      const info = insert.run({
-        ...s,
-        id: s.id ?? null,
-        services: JSON.stringify(s.services),
-        created_at: createdAt,
-        updated_at: now,
-      });
-      return Number(info.lastInsertRowid);
-    },
-    setField(id: number, field: SlotField, value: unknown, now: string): void {
-      // field comes from the contract's enum (SlotFieldName), never from free text.
-      const stmt = prepareCached(db, `UPDATE coverage_slots SET ${field} = ?, updated_at = ? WHERE id = ?`);
-      stmt.run(field === 'services' ? JSON.stringify(value) : value, now, id);
-    },
-    delete(id: number): void {
-      del.run(id);
     },
     count(): number {
       return (prepareCached(db, 'SELECT count(*) AS n FROM coverage_slots').get() as { n: number }).n;
@@ -126,6 +97,39 @@ export function slotsRepo(db: Db) {
         byDifficulty: byKey(group('difficulty')),
         byLanguage: byKey(group('language')),
       };
+    },
+  };
+}
+
+/** Slot writes, inside the caller's transaction (a mutation or a job's batch). */
+export function slotsWriter(db: WriteDb) {
+  const insert = prepareCached(
+    db,
+    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, @reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
+  );
+  return {
+    /** id null lets SQLite choose the next id; an explicit id restores a deleted row. */
+    insert(s: NewSlot & { id?: number | null }, now: string, createdAt = now): Slot {
+      return slotsRepo(db).get(this.insertOnly(s, now, createdAt))!;
+    },
+    /** For bulk jobs: no read-back. */
+    insertOnly(s: NewSlot & { id?: number | null }, now: string, createdAt = now): number {
+      const info = insert.run({
+        ...s,
+        id: s.id ?? null,
+        services: JSON.stringify(s.services),
+        created_at: createdAt,
+        updated_at: now,
+      });
+      return Number(info.lastInsertRowid);
+    },
+    setField(id: number, field: SlotField, value: unknown, now: string): void {
+      // field comes from the contract's enum (SlotFieldName), never from free text.
+      const stmt = prepareCached(db, `UPDATE coverage_slots SET ${field} = ?, updated_at = ? WHERE id = ?`);
+      stmt.run(field === 'services' ? JSON.stringify(value) : value, now, id);
+    },
+    delete(id: number): void {
+      prepareCached(db, 'DELETE FROM coverage_slots WHERE id = ?').run(id);
     },
   };
 }
