@@ -16,7 +16,7 @@ export const servicesServeCommand = defineCommand({
     const portBase = intFlag(flags, 'port-base', { min: 1024, max: 65000, fallback: 9100 });
     if (!portBase.ok) return ctx.usage(portBase.message);
     const pinned = env.clock ? new Date(env.clock) : undefined;
-    const environment = ctx.core().taskEnvironment(taskId, () => pinned ?? new Date(), env.mode);
+    const environment = ctx.core().taskEnvironment(taskId, pinned, env.mode);
     if (!environment)
       return ctx.print({
         ok: false,
