@@ -37,7 +37,7 @@ describe('stored TaskSpec tasks in env replay and services serve', () => {
 
   it('services serve answers the inline records over HTTP', async () => {
     const core = await open();
-    const env = core.taskEnvironment(HAND_WRITTEN[0], () => new Date('2026-04-10T09:00:00Z'))!;
+    const env = core.taskEnvironment(HAND_WRITTEN[0], undefined)!;
     const base = 30000 + Math.floor(Math.random() * 20000);
     const server = await serveEnvironment(env, base);
     try {

@@ -1,5 +1,6 @@
 import { TaskRow } from '../../../shared/contract/entities/task';
-import { compilePage, type ColumnMap, type PageQuery } from '../db/sql-filter';
+import { pagedList, type PagedTable } from '../db/paged-list';
+import type { ColumnMap, PageQuery } from '../db/sql-filter';
 import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import type { ReadTask } from './claw-eval/read-task';
 
@@ -28,19 +29,19 @@ const toRow = (r: Raw) =>
     warnings: JSON.parse(r.warnings),
   });
 
+/** The tasks grid's table for pagedList. */
+export const TASK_TABLE: PagedTable<TaskRow, Raw> = {
+  table: 'tasks',
+  columns: TASK_COLUMNS,
+  pk: 'task_id',
+  select: COLS,
+  toRow,
+};
+
 export function tasksRepo(db: ReadDb) {
   return {
     list(q: PageQuery) {
-      const { where, orderBy } = compilePage(q, TASK_COLUMNS, 'task_id');
-      const total = (
-        prepareCached(db, `SELECT count(*) AS n FROM tasks ${where.sql}`).get(...where.params) as { n: number }
-      ).n;
-      const rows = prepareCached(db, `SELECT ${COLS} FROM tasks ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(
-        ...where.params,
-        q.limit,
-        q.offset,
-      ) as Raw[];
-      return { rows: rows.map(toRow), total };
+      return pagedList(db, TASK_TABLE, q);
     },
     get(taskId: string) {
       const r = prepareCached(db, `SELECT ${COLS}, spec, source_yaml FROM tasks WHERE task_id = ?`).get(taskId) as
