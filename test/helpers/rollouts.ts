@@ -93,3 +93,12 @@ export function rollout(task: ExportTask, turns: Call[][], finalText: string, id
 /** The reference plan of a task, one call per turn. */
 export const planTurns = (task: ExportTask): Call[][] =>
   (task.spec.reference_plan ?? []).map((s) => [{ tool: s.tool, args: s.args }]);
+
+/** The hand-written task without its judged check (its weight moved to "reported"): fully gradable here. */
+export function deterministicTask(): ExportTask {
+  const v = validTask();
+  const checks = (v.checks as { id: string; weight: number }[])
+    .filter((c) => c.id !== 'tone')
+    .map((c) => (c.id === 'reported' ? { ...c, weight: 0.2 } : c));
+  return handTask({ checks });
+}
