@@ -1,6 +1,7 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { Environment, EnvironmentSpec } from '../services/environment';
-import { environmentForSpec } from '../tasks/task-spec-of';
+import { environmentForSpec, storedTaskSpec } from '../tasks/task-spec-of';
+import type { tasksRepo } from '../tasks/tasks.repo';
 
 /** A fixture file of a stored task; `source` is its root-relative path (imported Claw-Eval tasks). */
 export type ExportFixture = { service: string; env: string; content: string; source?: string };
@@ -39,4 +40,27 @@ export function freshEnvironment(
   o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {},
 ): Environment {
   return environmentForSpec(task.spec, task.fixtures, () => clock, o);
+}
+
+/**
+ * A stored task as the exporters take it (for the handlers that feed them): the spec as the app
+ * grades it, the fixture files with their root-relative sources, the imported task.yaml verbatim.
+ */
+export function storedExportTask(repo: ReturnType<typeof tasksRepo>, taskId: string): ExportTask {
+  const { spec, fixtures, notes } = storedTaskSpec(repo, taskId);
+  const t = repo.get(taskId)!;
+  const sources = new Map(repo.fixtures(taskId).map((f) => [`${f.service}\0${f.env}`, f.source]));
+  return {
+    spec,
+    fixtures: fixtures.map((f) => {
+      const source = sources.get(`${f.service}\0${f.env}`);
+      return { service: f.service, env: f.env, content: f.content, ...(source ? { source } : {}) };
+    }),
+    origin: t.row.origin as ExportTask['origin'],
+    ...(t.row.origin === 'imported' ? { sourceYaml: t.sourceYaml } : {}),
+    version: t.row.version,
+    contentHash: t.row.content_hash,
+    ...(t.row.source_path ? { sourcePath: t.row.source_path } : {}),
+    notes,
+  };
 }

@@ -64,7 +64,8 @@ const record = (v: RolloutView): RolloutAdvantage => ({
   trial: v.trial,
   valid: v.valid,
   invalid_reason: v.invalidReason,
-  reward: v.trajectory.reward,
+  // A non-finite reward has no JSON form; the rollout is invalid (bad_reward) anyway.
+  reward: v.trajectory.reward !== null && Number.isFinite(v.trajectory.reward) ? v.trajectory.reward : null,
   scores: v.trajectory.scores
     ? {
         completion: v.trajectory.scores.completion,
