@@ -144,7 +144,7 @@ describe('the RL package', () => {
   });
 
   it.skipIf(!PYTHON.ok)(
-    'tool YAML as verl reads it (PyYAML): the tool schemas, ${…} escaped for OmegaConf, yes stays a string',
+    'tool YAML as verl reads it (PyYAML): the tool schemas, OmegaConf interpolations escaped, yes stays a string',
     async () => {
       const odd = handTask({
         task_id: 'HW004_odd',
@@ -152,7 +152,7 @@ describe('the RL package', () => {
           {
             name: 'gmail_list_messages',
             description: 'yes',
-            input_schema: { type: 'object', properties: { q: { type: 'string', description: 'cost ${x} on' } } },
+            input_schema: { type: 'object', properties: { q: { type: 'string', description: 'cost \u0024{x} on' } } },
           },
         ],
       });
@@ -173,7 +173,7 @@ describe('the RL package', () => {
         config: { type: 'native', server_url: 'http://127.0.0.1:8765' },
       });
       const o = (await read('verl/ts02_gmail-helpdesk/tool_config.yaml')).tools[0].tool_schema.function;
-      expect([o.description, o.parameters.properties.q.description]).toEqual(['yes', 'cost \\${x} on']);
+      expect([o.description, o.parameters.properties.q.description]).toEqual(['yes', 'cost \\\u0024{x} on']);
       expect((await read('verl/interaction_config.yaml')).interaction[0]).toMatchObject({
         name: 'coworkenv_user',
         class_name: 'coworkenv_verl.interactions.SimulatedUser',
@@ -193,7 +193,7 @@ describe('the RL package', () => {
       expect(sets.flatMap((s) => s.tasks).sort()).toEqual(tasks.map((t) => t.spec.task_id).sort());
       let rows = 0;
       for (const s of sets) {
-        const got = await parquetRows(path.join(out, s.parquet ?? `verl/${s.id}/train.parquet`));
+        const got = await parquetRows(path.join(out, `verl/${s.id}/train.parquet`));
         expect(got.map((x: { extra_info: { task_id: string } }) => x.extra_info.task_id)).toEqual(s.tasks);
         rows += got.length;
       }
