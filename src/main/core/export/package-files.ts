@@ -4,6 +4,10 @@ import path from 'node:path';
 import { AppError } from '../lib/errors';
 import { dumpsCompact, PyFloat, type PyValue } from '../services/pyjson';
 
+/** Who wrote an export (every manifest names it). */
+export const TOOL_NAME = 'coworkenv-studio';
+export const TOOL_VERSION = '0.1.0';
+
 export const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** One file of an export, as its manifest lists it. */

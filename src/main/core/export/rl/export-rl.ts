@@ -8,7 +8,15 @@ import {
   type AdvantageSettings,
 } from '../advantages/settings';
 import { freshEnvironment, taskClock, type ExportTask } from '../export-task';
-import { jsonText, sha256, writeFolderAtomically, type FileEntry, type FolderWriter } from '../package-files';
+import {
+  jsonText,
+  sha256,
+  TOOL_NAME,
+  TOOL_VERSION,
+  writeFolderAtomically,
+  type FileEntry,
+  type FolderWriter,
+} from '../package-files';
 import { writeParquet } from './parquet-schema';
 import {
   DEFAULT_SYSTEM_PROMPT,
@@ -30,9 +38,6 @@ import { PYTHON_CLIENT } from './python-client';
 import { PYTHON_INIT, PYTHON_INTERACTIONS, PYTHON_REWARD, PYTHON_TOOLS } from './python-verl';
 import { rlReadme } from './readme';
 import { interactionConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow } from './verl-files';
-
-export const TOOL_NAME = 'coworkenv-studio';
-export const TOOL_VERSION = '0.1.0';
 
 export type ExportRlInput = {
   tasks: readonly ExportTask[];
