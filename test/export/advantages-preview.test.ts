@@ -70,6 +70,18 @@ describe('advantages of real rollouts', () => {
     expect(a!.steps![4]).toMatchObject({ step_advantage: 0, advantage: a!.advantage });
     expect(b!.replay).toEqual({ diverged: null, unmatched: 0 });
   });
+  it("rewardSource 'grader' re-grades every rollout with the package's checks instead of its recorded reward", () => {
+    const tampered = { ...C, trajectory_id: 'C2', reward: 0.9, valid: false, invalid_reason: 'ungraded' };
+    const recorded = computeAdvantages(tasks, [A, tampered], { ...D }, clockOf);
+    expect(recorded.rollouts[1]).toMatchObject({ valid: false, invalid_reason: 'ungraded', advantage: null });
+    const regraded = computeAdvantages(tasks, [A, tampered], { ...D, rewardSource: 'grader' }, clockOf);
+    expect(regraded.rollouts.map((r) => [r.valid, r.grader?.score])).toEqual([
+      [true, 0.96],
+      [true, 0.2],
+    ]);
+    expect(regraded.rollouts[0]!.advantage).toBeCloseTo(1, 12);
+  });
+
   it('GDPO uses completion, safety and robustness; missing scores make a rollout invalid', () => {
     const noScores = { ...C, trajectory_id: 'D', scores: null };
     const r = computeAdvantages(tasks, [A, B, C, noScores], { ...D, method: 'gdpo' }, clockOf);

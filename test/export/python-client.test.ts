@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +83,42 @@ describe.skipIf(!PYTHON.ok)(`Python against the live env server${PYTHON.ok ? '' 
     // No tool call: graded on a fresh episode with the decoded answer → completion 0, robustness 1.
     expect(r.idle).toEqual({ score: 0.2, completion: 0, safety: 1, robustness: 1, passed: 0 });
     expect((await request(server.url, 'GET', `/episodes/${r.episode}`)).status).toBe(404); // closed by the reward
+  });
+
+  it('the simulated user asks the configured OpenAI-compatible model, roles flipped, key from the named variable, [DONE] ends', async () => {
+    const seen: { auth?: string; body: { model: string; messages: { role: string; content: string }[] } }[] = [];
+    const replies = ['Budget is 0.', 'Thanks, that is all. [DONE]'];
+    const llm = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({ auth: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: replies[seen.length - 1] } }] }));
+      });
+    });
+    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`;
+      const out = await python([path.join(__dirname, 'fixtures/interaction_driver.py'), dir, base], {
+        COWORKENV_TEST_KEY: 'secret-value',
+      });
+      expect(JSON.parse(out)).toEqual([
+        [false, 'Budget is 0.', 0, { user_rounds: 1 }],
+        [true, 'Thanks, that is all.', 0, { user_rounds: 2 }],
+        [true, '', 0, {}], // max_rounds used up
+      ]);
+      expect(seen).toHaveLength(2);
+      expect(seen[0]!.auth).toBe('Bearer secret-value');
+      expect(seen[0]!.body.model).toBe('user-sim');
+      expect(seen[0]!.body.messages.map((m) => [m.role, m.content.slice(0, 11)])).toEqual([
+        ['system', 'Dana, terse'],
+        ['assistant', 'Book it.'],
+        ['user', 'Which budge'],
+      ]);
+      expect(seen[0]!.body.messages[0]!.content).toContain('- budget: 0');
+    } finally {
+      await new Promise<void>((r) => llm.close(() => r()));
+    }
   });
 });

@@ -68,7 +68,7 @@ const why = (err: unknown) => {
       ? 'read-only file system'
       : e.code === 'ENOSPC'
         ? 'no space left on the device'
-        : e.code === 'ENOTDIR'
+        : e.code === 'ENOTDIR' || e.code === 'EEXIST'
           ? 'a part of the path is a file, not a folder'
           : e.message;
 };

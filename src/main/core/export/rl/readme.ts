@@ -93,7 +93,7 @@ Episodes are independent: each is a fresh in-memory copy of its task's services,
 | \`POST /episodes\` | \`{task_id, seed?, clock?, mode?, error_rate?, package_id?}\` | 201 \`{episode_id, task_id, prompt, tools, max_turns, clock, seed, mode}\` |
 | \`POST /episodes/<id>/step\` | \`{tool, arguments}\` (an object, or the model's raw JSON string) | \`{step, tool, status, is_error, text, latency_ms}\` |
 | \`POST /episodes/<id>/grade\` | \`{final_text?, fallback_final_text?}\` | \`{score, passed, completion, safety, robustness, incomplete, checks: [...], safety_violations: [...]}\` |
-| \`GET /episodes/<id>\` | | \`{episode_id, task_id, steps, idle_ms, final_text}\` |
+| \`GET /episodes/<id>\` | | \`{episode_id, task_id, steps, clock, final_text}\` |
 | \`GET /episodes/<id>/audit\` | | every service's audit (\`calls\` and action lists) |
 | \`DELETE /episodes/<id>\` (or \`POST /episodes/<id>/close\`) | | \`{closed: true, steps}\` |
 
