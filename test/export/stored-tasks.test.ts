@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
-import { openDb } from '../../src/main/core/db/sqlite';
+import { openDb, readHandle, writeHandle } from '../../src/main/core/db/sqlite';
 import { taskSpecOfExport } from '../../src/main/core/export/claw-eval/coworkenv-block';
 import { exportClawEval } from '../../src/main/core/export/claw-eval/export-claw-eval';
 import { storedExportTask } from '../../src/main/core/export/export-task';
@@ -29,8 +29,8 @@ describe.skipIf(!hasCorpus)('exports of stored tasks', () => {
     const db = openDb(workspacePath);
     try {
       const hand = TaskSpec.parse(validTask());
-      db.transaction(() => storeTaskSpec(db, hand, { origin: 'manual', now: FIXED_NOW.toISOString() }))();
-      const repo = tasksRepo(db);
+      db.transaction(() => storeTaskSpec(writeHandle(db), hand, { origin: 'manual', now: FIXED_NOW.toISOString() }))();
+      const repo = tasksRepo(readHandle(db));
       const tasks = ['T011zh_expense_report', 'T012_expense_report', hand.task_id].map((id) =>
         storedExportTask(repo, id),
       );
