@@ -9,6 +9,7 @@ import { validationContract } from './validation.contract';
 import { gradingContract } from './grading.contract';
 import { trajectoriesContract } from './trajectories.contract';
 import { endpointsContract } from './endpoints.contract';
+import { lineageContract } from './lineage.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -21,6 +22,7 @@ export const contract = {
   ...gradingContract,
   ...trajectoriesContract,
   ...endpointsContract,
+  ...lineageContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -8,6 +8,7 @@ import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
+import { lineageHandlers } from '../generation/llm/lineage.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -20,4 +21,5 @@ export const handlers: HandlerMap = {
   ...gradingHandlers,
   ...trajectoriesHandlers,
   ...endpointsHandlers,
+  ...lineageHandlers,
 };

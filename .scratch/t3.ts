@@ -1,0 +1,11 @@
+import { EXAMPLE_ANSWER } from '../src/main/core/generation/llm/example-task';
+import { normaliseCandidate } from '../src/main/core/generation/llm/normalise';
+import { validate } from '../src/main/core/validation/validate';
+import { generateMessages } from '../src/main/core/generation/llm/prompt';
+const slot = { id: 7, services: ['gmail','helpdesk'], category: 'operations', difficulty: 'medium', language: 'en' as const, reference_date: '2026-04-10', scenario: 'cross_service' };
+const c = normaliseCandidate(EXAMPLE_ANSWER as any, slot, 'llm_s7_1_00000', { generator: 'llm', endpoint: 'e', model: 'm', seed: 1, index: 0 });
+const v = validate(c);
+console.log(v.valid, JSON.stringify(v.verdicts.filter(x => x.status !== 'pass'), null, 1));
+const m = generateMessages(slot, 1, 0);
+console.log(m[0].content.length, m[1].content.length);
+console.log(m[1].content.slice(0, 3000));
