@@ -83,6 +83,28 @@ describe('model client: answers', () => {
     expect(parseToolArguments(bad!)).toMatchObject({ ok: false, error: expect.stringContaining('not valid JSON') });
   });
 
+  it('an answer passed back as the next turn is accepted: empty tool_calls are not sent, tool results are', async () => {
+    const srv = await serve([toolCalls([{ name: 'lookup', arguments: { q: 'x' } }]), chat('plain'), chat('done')]);
+    const client = createModelClient(target(srv));
+    const first = await client.chat({ messages: hello });
+    const second = await client.chat({
+      messages: [
+        ...hello,
+        first.message,
+        { role: 'tool', tool_call_id: first.message.tool_calls[0]!.id, content: '{"ok":1}' },
+      ],
+    });
+    await client.chat({ messages: [...hello, second.message, { role: 'user', content: 'and?' }] });
+    const [, r2, r3] = srv.chatRequests();
+    expect(r2!.body!.messages[1]).toMatchObject({ role: 'assistant', tool_calls: [{ function: { name: 'lookup' } }] });
+    expect(r2!.body!.messages[2]).toEqual({
+      role: 'tool',
+      tool_call_id: first.message.tool_calls[0]!.id,
+      content: '{"ok":1}',
+    });
+    expect(r3!.body!.messages[1]).toEqual({ role: 'assistant', content: 'plain' });
+  });
+
   it('JSON mode asks for response_format json_object', async () => {
     const srv = await serve([chat('{"a": 1}')]);
     await createModelClient(target(srv)).chat({ messages: hello, jsonMode: true });

@@ -129,7 +129,11 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
     const maxTokens = req.maxTokens ?? t.maxTokens ?? undefined;
     const body = {
       model: t.model,
-      messages: req.messages,
+      // An assistant turn passed back as the client answered it may carry `tool_calls: []`, which
+      // OpenAI's API refuses (minimum length 1): send it without the key.
+      messages: req.messages.map((m) =>
+        m.role === 'assistant' && m.tool_calls?.length === 0 ? { role: m.role, content: m.content } : m,
+      ),
       ...(req.tools?.length ? { tools: req.tools, tool_choice: req.toolChoice ?? 'auto' } : {}),
       ...(req.jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
@@ -141,7 +145,13 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
       const began = Date.now();
       try {
         const raw = await attempt(
-          (signal) => sdk.chat.completions.create(body as never, { signal, maxRetries: 0 }) as Promise<unknown>,
+          // The SDK's own timer sits past ours, so ours decides (and says "timeout" with our figure).
+          (signal) =>
+            sdk.chat.completions.create(body as never, {
+              signal,
+              maxRetries: 0,
+              timeout: timeoutMs + 60_000,
+            }) as Promise<unknown>,
           timeoutMs,
           req.signal,
         );
