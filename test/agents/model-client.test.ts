@@ -189,13 +189,13 @@ describe('model client: retries', () => {
     expect(r.attempts[0]).toMatchObject({ status: null, error: expect.stringContaining('cannot reach') });
   });
 
-  it('400, 401, 404 and a garbage body are not retried', async () => {
-    const srv = await serve([httpError(400), httpError(401), httpError(404), garbage()]);
+  it('400, 401, 403, 404 and a garbage body are not retried', async () => {
+    const srv = await serve([httpError(400), httpError(401), httpError(403), httpError(404), garbage()]);
     const client = createModelClient(target(srv), { retry: { baseDelayMs: 10 } });
     const kinds = [];
-    for (let i = 0; i < 4; i++) kinds.push((await failure(client.chat({ messages: hello }))).kind);
-    expect(kinds).toEqual(['bad_request', 'key_refused', 'not_found', 'bad_response']);
-    expect(srv.chatRequests()).toHaveLength(4);
+    for (let i = 0; i < 5; i++) kinds.push((await failure(client.chat({ messages: hello }))).kind);
+    expect(kinds).toEqual(['bad_request', 'key_refused', 'key_refused', 'not_found', 'bad_response']);
+    expect(srv.chatRequests()).toHaveLength(5);
   });
 });
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, readHandle, writeHandle } from '../../src/main/core/db/sqlite';
-import { modelClientFor } from '../../src/main/core/endpoints/client-for';
 import { endpointsRepo } from '../../src/main/core/endpoints/endpoints.repo';
 import { AUDIT_HINTS } from '../../src/main/core/generation/llm/audit-hints';
 import { EXAMPLE_ANSWER } from '../../src/main/core/generation/llm/example-task';
@@ -123,9 +122,15 @@ describe('lineage: kept in the workspace, answered by tasks.lineage, no key', ()
     try {
       const row = endpointsRepo(readHandle(db)).get('ep')!;
       const report = await generateWithLlm(SLOT, {
-        client: modelClientFor(row, { secrets: null, env: { LINEAGE_KEY: KEY } }),
+        endpoint: row,
+        keys: { secrets: null, env: { LINEAGE_KEY: KEY } },
         seed: 3,
         count: 1,
+      });
+      const noKey = await generateWithLlm(SLOT, { endpoint: row, keys: { secrets: null, env: {} }, seed: 3, count: 1 });
+      expect(noKey).toMatchObject({
+        outcomes: [],
+        stopped: expect.stringContaining('set the environment variable LINEAGE_KEY'),
       });
       db.transaction(() => lineageWriter(writeHandle(db)).save(report.outcomes[0]!))();
     } finally {

@@ -2,6 +2,9 @@ import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import type { Verdict } from '../../../../shared/contract/validation.contract';
 import type { ChatMessage } from '../../agents/chat-types';
 import { ModelError, type ModelClient, type ModelErrorKind } from '../../agents/model-client';
+import { modelClientFor } from '../../endpoints/client-for';
+import type { EndpointRow } from '../../endpoints/endpoints.repo';
+import type { KeyAccess } from '../../endpoints/key-store';
 import { validateAndRepair } from '../../validation/validate';
 import { llmTaskId, normaliseCandidate, type LlmSlot } from './normalise';
 import { parseAnswer } from './parse-answer';
@@ -65,8 +68,11 @@ export type LlmReport = {
 };
 
 export type GenerateWithLlmOptions = {
-  /** The endpoint's client (endpoints/client-for.ts: modelClientFor); it carries the endpoint's name and model. */
-  client: ModelClient;
+  /** A client for the endpoint (it carries the endpoint's name and model)… */
+  client?: ModelClient;
+  /** …or the stored endpoint and the keys to reach it (a job passes its ctx.keys). */
+  endpoint?: EndpointRow;
+  keys?: KeyAccess;
   seed: number;
   count: number;
   /** The first candidate index (a resumed job starts after what it committed). */
@@ -94,7 +100,6 @@ type Asked =
  */
 export async function generateWithLlm(slot: LlmSlot, o: GenerateWithLlmOptions): Promise<LlmReport> {
   const now = o.now ?? (() => new Date());
-  const { client } = o;
   const counts: LlmCounts = {
     candidates: 0,
     valid_first: 0,
@@ -110,6 +115,15 @@ export async function generateWithLlm(slot: LlmSlot, o: GenerateWithLlmOptions):
     completion_tokens: 0,
   };
   const report: LlmReport = { tasks: [], outcomes: [], counts, stopped: null };
+  let client: ModelClient;
+  try {
+    if (o.client) client = o.client;
+    else if (o.endpoint) client = modelClientFor(o.endpoint, o.keys ?? { secrets: null, env: process.env });
+    else throw new Error('generateWithLlm needs a client or an endpoint');
+  } catch (err) {
+    report.stopped = (err as Error).message; // e.g. the endpoint has no key: nothing was asked
+    return report;
+  }
 
   for (let index = o.start ?? 0; index < (o.start ?? 0) + o.count; index++) {
     if (o.signal?.aborted) {
