@@ -21,10 +21,12 @@ const SlotShape = z.object({
   family: z.string().default('generated'),
   services: z.array(z.string()).min(1, 'names no service'),
   category: z.string().default('general'),
-  difficulty: z.enum(DIFFICULTIES),
-  language: z.enum(LANGUAGES),
+  difficulty: z.enum(DIFFICULTIES, { error: `one of ${DIFFICULTIES.join(', ')}` }),
+  language: z.enum(LANGUAGES, { error: `one of ${LANGUAGES.join(', ')}` }),
   reference_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD'),
-  scenario: z.enum(SCENARIOS),
+  scenario: z.enum(SCENARIOS, {
+    error: (i) => `"${String(i.input)}" is not a scenario; one of ${SCENARIOS.join(', ')}`,
+  }),
 });
 
 const slotName = (raw: unknown) => {
