@@ -1,11 +1,11 @@
-import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import type { TaskSpec, TaskSpecInput } from '../../../shared/contract/entities/task-spec';
 import type { Verdict } from '../../../shared/contract/validation.contract';
 import { unifiedDiff } from '../validation/line-diff';
 import { type Round, validate } from '../validation/validate';
-import { checkSlot, generateOne, type Steer, taskIdFor } from './procedural/generate';
+import { checkSlot, draftOne, type Steer, taskIdFor } from './procedural/generate';
 
 /** Makes a slot position's candidate: attempt 0 first, attempt 1 (steered) for the repair round. */
-export type MakeCandidate = (attempt: 0 | 1, steer: Steer) => TaskSpec;
+export type MakeCandidate = (attempt: 0 | 1, steer: Steer) => TaskSpec | TaskSpecInput;
 
 export type Outcome = 'valid' | 'repaired' | 'discarded';
 
@@ -51,7 +51,7 @@ export function validatedCandidate(index: number, make: MakeCandidate, now: () =
   const rounds: Round[] = [
     { round: 1, valid: r1.valid, verdicts: r1.verdicts, diff: '', created_at: now(), candidate: first },
   ];
-  if (r1.valid) return { index, taskId: first.task_id, outcome: 'valid', spec: r1.spec!, rounds };
+  if (r1.valid) return { index, taskId: r1.spec!.task_id, outcome: 'valid', spec: r1.spec!, rounds };
   const retry = make(1, steerFrom(r1.verdicts.filter((v) => v.status === 'fail')));
   const r2 = validate(retry);
   rounds.push({
@@ -82,7 +82,7 @@ export function generateValidated(
   const start = o.start ?? 0;
   for (let i = start; i < start + o.count; i++) {
     try {
-      results.push(validatedCandidate(i, (attempt, steer) => generateOne(slot, o.seed, i, attempt, steer), now));
+      results.push(validatedCandidate(i, (attempt, steer) => draftOne(slot, o.seed, i, attempt, steer), now));
     } catch (err) {
       const taskId = taskIdFor(slot, o.seed, i);
       results.push({

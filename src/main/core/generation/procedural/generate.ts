@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DIFFICULTIES, LANGUAGES, SCENARIOS, SERVICE_IDS } from '../../../../shared/contract/entities/slot';
-import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
+import { TaskSpec, type TaskSpecInput } from '../../../../shared/contract/entities/task-spec';
 import { FAMILIES } from './families';
 import type { GenSlot } from './families/family';
 import { type Depth, Gen, hash32 } from './gen-context';
@@ -74,6 +74,11 @@ export const taskIdFor = (slot: GenSlot, seed: number, index: number): string =>
 
 /** One candidate: slot × seed × index × attempt → the same TaskSpec, byte for byte. */
 export function generateOne(slot: GenSlot, seed: number, index: number, attempt = 0, steer: Steer = {}): TaskSpec {
+  return TaskSpec.parse(draftOne(slot, seed, index, attempt, steer));
+}
+
+/** The candidate before parsing (what validation takes: it parses once, as the structure validator). */
+export function draftOne(slot: GenSlot, seed: number, index: number, attempt = 0, steer: Steer = {}): TaskSpecInput {
   const subSeed = hash32(`${slot.id ?? 0}|${seed}|${index}|${attempt}`);
   const depth = Math.max(1, DEPTH[slot.difficulty] - (steer.simpler ? 1 : 0)) as Depth;
   const g = new Gen(slot.language, subSeed, slot.reference_date, depth);

@@ -1,6 +1,12 @@
-import { TaskSpec } from '../../../../shared/contract/entities/task-spec';
+import type { TaskSpecInput } from '../../../../shared/contract/entities/task-spec';
 import { SERVICE_REGISTRY } from '../../services/registry';
-import { taskToolEntry, toolEndpointEntry, toolsOf } from '../../services/tool-catalog';
+import {
+  type CatalogTool,
+  type TaskToolEntry,
+  taskToolEntry,
+  toolEndpointEntry,
+  toolsOf,
+} from '../../services/tool-catalog';
 import type { Gen } from './gen-context';
 import type { CheckInput, PointedCheck, RuleInput, Segment } from './segment';
 
@@ -42,15 +48,33 @@ const uniq = <T>(list: T[], key: (x: T) => string = (x) => JSON.stringify(x)): T
   return list.filter((x) => !seen.has(key(x)) && (seen.add(key(x)), true));
 };
 
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') for (const v of Object.values(Object.freeze(o))) deepFreeze(v);
+  return o;
+}
+
+/**
+ * A task's tool entries, made once per tool and language and shared by every task (frozen: a
+ * spec's consumer that wants to edit one copies it first, as the JSON round-trip to storage does).
+ */
+const ENTRIES = new Map<string, TaskToolEntry>();
+function toolEntry(t: CatalogTool, lang: 'en' | 'zh'): TaskToolEntry {
+  const key = `${lang}:${t.name}`;
+  let e = ENTRIES.get(key);
+  if (!e) ENTRIES.set(key, (e = deepFreeze(taskToolEntry(t, lang))));
+  return e;
+}
+
 /** The reference plan as numbered prose (Claw-Eval's `reference_solution` field). */
 const solution = (steps: { tool: string; args: Record<string, unknown> }[]) =>
   steps.map((s, i) => `${i + 1}. ${s.tool}(${JSON.stringify(s.args)})`).join('\n');
 
 /**
- * The TaskSpec of a draft, parsed (defaults filled) so that the stored JSON is canonical. Key
- * order is fixed by construction: the same draft gives byte-identical JSON.
+ * The TaskSpec input of a draft (unparsed: validation parses it once; generateOne parses it for
+ * callers that want the TaskSpec). Key order is fixed by construction, so the same draft gives
+ * byte-identical JSON.
  */
-export function buildTask(d: Draft): TaskSpec {
+export function buildTask(d: Draft): TaskSpecInput {
   const { g } = d;
   const services = d.segments.map((s) => ({
     name: s.service,
@@ -82,7 +106,7 @@ export function buildTask(d: Draft): TaskSpec {
     ...d.segments.flatMap((s) => s.report),
     ...(d.answer.after ?? []),
   ].join(g.L(' ', ''));
-  const raw = {
+  const raw: TaskSpecInput & { generation: unknown } = {
     task_id: d.taskId,
     task_name: d.taskName,
     version: '1.0',
@@ -95,7 +119,7 @@ export function buildTask(d: Draft): TaskSpec {
     ...(d.slot.id !== undefined ? { slot_id: d.slot.id } : {}),
     prompt: { text: d.prompt, language: g.lang, attachments: [] },
     services,
-    tools: tools.map((t) => taskToolEntry(t, g.lang)),
+    tools: tools.map((t) => toolEntry(t, g.lang)),
     tool_endpoints: tools.map((t) => toolEndpointEntry(t)),
     environment: { max_turns: Math.max(20, steps.length * 2 + 6), timeout_seconds: 300 + steps.length * 30 },
     ...(d.userAgent ? { user_agent: { enabled: true, ...d.userAgent } } : {}),
@@ -108,5 +132,5 @@ export function buildTask(d: Draft): TaskSpec {
     checks_origin: 'authored',
     generation: { generator: 'procedural', family: d.family, ...d.provenance, distractors },
   };
-  return TaskSpec.parse(raw);
+  return raw;
 }
