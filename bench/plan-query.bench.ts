@@ -9,7 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Input } from '../src/shared/contract';
-import { SLOT_COLUMNS, slotPageQuery } from '../src/main/core/db/repos/slots.repo';
+import { SLOT_COLUMNS, SLOT_TABLE } from '../src/main/core/db/repos/slots.repo';
+import { pageQuery } from '../src/main/core/db/paged-list';
 import { compilePage, type PageQuery } from '../src/main/core/db/sql-filter';
 import type { FilterOp } from '../src/shared/contract/entities/grid-query';
 import { openDb } from '../src/main/core/db/sqlite';
@@ -170,7 +171,7 @@ async function main() {
   }
 }
 
-/** The row query slots.repo runs for this block (slotPageQuery, as the repo calls it) and its plan. */
+/** The row query slots.repo runs for this block (pageQuery, as pagedList runs it) and its plan. */
 function explain(
   db: ReturnType<typeof openDb>,
   q: Block,
@@ -179,7 +180,8 @@ function explain(
   const { where } = compilePage(q, SLOT_COLUMNS);
   if (q.offset >= total)
     return { strategy: 'count only', sql: `SELECT count(*) … ${where.sql}`, detail: 'no row query: the page is empty' };
-  const page = slotPageQuery(
+  const page = pageQuery(
+    SLOT_TABLE,
     q,
     total,
     () => (db.prepare('SELECT count(*) AS n FROM coverage_slots').get() as { n: number }).n,

@@ -15,8 +15,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { contract, type ProcedureName } from '../src/shared/contract';
-import type { HandlerContext } from '../src/main/core/context';
-import { openDb } from '../src/main/core/db/sqlite';
+import type { QueryContext } from '../src/main/core/context';
+import { openDb, readHandle } from '../src/main/core/db/sqlite';
 import { CoreEvents } from '../src/main/core/events/core-events';
 import type { JobRunner } from '../src/main/core/jobs/job-runner';
 import { silentLogger } from '../src/main/core/logger';
@@ -82,15 +82,14 @@ async function main() {
   const ws = benchWorkspace({ seedDemo: true });
   // The baseline's own connection and context: what a handler gets, minus dispatch.
   const db = openDb(ws.file);
-  const ctx: HandlerContext = {
-    db,
+  const ctx: QueryContext = {
+    db: readHandle(db),
     now: () => new Date().toISOString(),
     logger: silentLogger,
     workspacePath: ws.file,
     readOnly: false,
     events: new CoreEvents(),
     jobs: undefined as unknown as JobRunner,
-    touch: () => {},
   };
   const server = await startHttpServer({ core: ws.core });
   const ipc = fakeIpc(ws);
@@ -101,7 +100,7 @@ async function main() {
       const probe = await ws.core.dispatch(name, input);
       if (!probe.ok) throw new Error(`${name} failed: ${probe.error.message}`);
       const parsed = contract[name].input.parse(input);
-      const handler = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
+      const handler = handlers[name] as (i: unknown, c: QueryContext) => unknown;
       const load: LoadOptions = {
         url: `${server.url}/rpc/${encodeURIComponent(name)}`,
         headers: { authorization: `Bearer ${server.token}` },

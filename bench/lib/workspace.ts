@@ -5,8 +5,8 @@
 import { seededRandom } from '../../src/main/core/services/lib';
 import path from 'node:path';
 import { createCore, type Core } from '../../src/main/core';
-import { slotsRepo, type NewSlot } from '../../src/main/core/db/repos/slots.repo';
-import { openDb, type Db } from '../../src/main/core/db/sqlite';
+import { slotsWriter, type NewSlot } from '../../src/main/core/db/repos/slots.repo';
+import { openDb, writeHandle, type Db } from '../../src/main/core/db/sqlite';
 import {
   DIFFICULTIES,
   LANGUAGES,
@@ -81,7 +81,7 @@ export function makeSlot(rnd: () => number): NewSlot {
 
 /** Appends `count` slots to an open workspace in one transaction. */
 export function fillSlots(db: Db, count: number, seed = 42): void {
-  const repo = slotsRepo(db);
+  const repo = slotsWriter(writeHandle(db));
   const rnd = prng(seed);
   const now = '2026-03-01T09:00:00.000Z';
   db.transaction(() => {

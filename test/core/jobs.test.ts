@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
-import { slotsRepo } from '../../src/main/core/db/repos/slots.repo';
+import { slotsWriter } from '../../src/main/core/db/repos/slots.repo';
+import { writeHandle } from '../../src/main/core/db/sqlite';
 import { slotAt } from '../../src/main/core/plan/generate-grid.job';
 import { contract, type AnyEvent, type Input } from '../../src/shared/contract';
 import { fail, ok } from '../helpers/call';
@@ -92,7 +93,7 @@ describe('plan.generateGrid as a worker job', () => {
     const rec = recordEvents(core.events);
     const { jobId } = await ok(core, 'plan.generateGrid', SMALL);
     const job = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 });
-    expect(job).toMatchObject({ state: 'done', done: 48, total: 48, error: null });
+    expect(job).toMatchObject({ state: 'done', done: 48, total: 48, error: null, result: { added: 48 } });
 
     const progress = progressOf(rec.list, jobId);
     const dones = progress.map((p) => p.done);
@@ -130,9 +131,10 @@ describe('plan.generateGrid as a worker job', () => {
     const { jobId, job } = await startAndCancel(core);
     expect(job.state).toBe('cancelled');
     const resumed = await ok(core, 'jobs.resume', { id: jobId });
-    expect(resumed.state).toMatch(/queued|running/);
+    expect(resumed.jobId).toBe(jobId);
+    expect((await ok(core, 'jobs.get', { id: jobId })).state).toMatch(/queued|running/);
     const final = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 });
-    expect(final).toMatchObject({ state: 'done', done: BIG_TOTAL, total: BIG_TOTAL });
+    expect(final).toMatchObject({ state: 'done', done: BIG_TOTAL, total: BIG_TOTAL, result: { added: BIG_TOTAL } });
     expect(countRows(workspacePath)).toEqual({ rows: BIG_TOTAL, distinct: BIG_TOTAL });
     expect((await fail(core, 'jobs.resume', { id: jobId })).code).toBe('CONFLICT');
   });
@@ -160,7 +162,7 @@ describe('jobs left behind by a process that ended', () => {
       db.prepare(
         "INSERT INTO jobs (id, name, input, state, done, total, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', ?, 'running', ?, 48, ?, 't', 't')",
       ).run(JSON.stringify(input), done, owner);
-      const repo = slotsRepo(db);
+      const repo = slotsWriter(writeHandle(db));
       for (let n = 0; n < done; n++) repo.insertOnly(slotAt(input, n), 't');
     })();
     db.close();

@@ -66,7 +66,7 @@ describe.skipIf(!hasCorpus)('error injection over HTTP (services serve --error-r
     const { core } = createTestCore({ seedDemo: false });
     await ok(core, 'tasks.import', { paths: [path.join(CLAW_ROOT, 'tasks/T011zh_expense_report')] });
     const now = new Date('2026-03-05T09:00:00Z');
-    const env = core.taskEnvironment('T011zh_expense_report', () => now)!;
+    const env = core.taskEnvironment('T011zh_expense_report', now)!;
     // A scripted random source at rate 0.5: per request "inject?" (< 0.5) then "which kind" — 429, then 500, then none.
     const script = [0, 0.1, 0, 0.5, 0.9];
     const base = 21000 + Math.floor(Math.random() * 20000);

@@ -53,8 +53,8 @@ describe.skipIf(!hasGoldens)('services serve answers over HTTP exactly what the 
     async (id) => {
       const t = readGolden(id);
       const now = new Date(t.meta.instant_iso);
-      const viaHttp = core.taskEnvironment(id, () => now)!;
-      const inProcess = core.taskEnvironment(id, () => now)!;
+      const viaHttp = core.taskEnvironment(id, now)!;
+      const inProcess = core.taskEnvironment(id, now)!;
       const base = 20000 + Math.floor(Math.random() * 20000);
       const server = await serveEnvironment(viaHttp, base);
       try {

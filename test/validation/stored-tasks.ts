@@ -1,5 +1,5 @@
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
-import { openDb } from '../../src/main/core/db/sqlite';
+import { openDb, writeHandle } from '../../src/main/core/db/sqlite';
 import { storeTaskSpec } from '../../src/main/core/tasks/spec-store';
 import { makeWorkspaceFile } from '../helpers/files';
 import { FIXED_NOW } from '../helpers/test-core';
@@ -19,7 +19,9 @@ export async function workspaceWithHandWritten(): Promise<string> {
     leaky.prompt = { text: `${leaky.prompt.text} It is TK-3001.` };
     const specs = [validTask(), { ...weightsOff, task_id: HAND_WRITTEN[1] }, { ...leaky, task_id: HAND_WRITTEN[2] }];
     db.transaction(() =>
-      specs.forEach((s) => storeTaskSpec(db, TaskSpec.parse(s), { origin: 'manual', now: FIXED_NOW.toISOString() })),
+      specs.forEach((s) =>
+        storeTaskSpec(writeHandle(db), TaskSpec.parse(s), { origin: 'manual', now: FIXED_NOW.toISOString() }),
+      ),
     )();
   } finally {
     db.close();

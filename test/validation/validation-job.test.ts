@@ -37,6 +37,8 @@ describe('validation procedures on hand-written stored tasks', () => {
       done: 3,
       total: 3,
       name: 'validation.run',
+      // The job's declared result, counted from the workspace: one valid, two invalid.
+      result: { validated: 3, valid: 1, invalid: 2, gone: 0 },
     });
     rec.stop();
     expect(progressOf(rec.list, jobId).at(-1)).toMatchObject({ state: 'done', done: 3, total: 3 });

@@ -1,4 +1,4 @@
-import type { Db } from './db/sqlite';
+import type { ReadDb, WriteDb } from './db/sqlite';
 import type { CoreEvents } from './events/core-events';
 import type { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
@@ -20,15 +20,21 @@ export type CoreConfig = {
   watchIntervalMs?: number;
 };
 
-/** What a handler gets. Only mutations may write; they run inside the dispatcher's transaction. */
-export type HandlerContext = {
-  db: Db;
+type BaseContext = {
   now(): string;
   logger: Logger;
   workspacePath: string;
   readOnly: boolean;
   events: CoreEvents;
   jobs: JobRunner;
+};
+
+/** What a query (or a job start) gets: a connection that only reads. */
+export type QueryContext = BaseContext & { db: ReadDb };
+
+/** What a mutation gets: the connection inside the dispatcher's one write transaction. */
+export type MutationContext = BaseContext & {
+  db: WriteDb;
   /** Record that this mutation changed `table` (emitted as table.changed after commit). */
   touch(table: string, ids?: number[]): void;
 };

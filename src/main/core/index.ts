@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CoreConfig } from './context';
 import { migrate } from './db/migrate';
-import { isReadOnlyFile, openDb } from './db/sqlite';
+import { isReadOnlyFile, openDb, readHandle } from './db/sqlite';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
@@ -11,7 +11,7 @@ import { createDispatch, type Dispatch } from './rpc/dispatch';
 import { WorkspaceError } from './lib/errors';
 import { seedNewWorkspace } from './workspace/seed';
 import type { Environment } from './services/environment';
-import { environmentForTask } from './services/task-environment';
+import { environmentOfStoredTask } from './tasks/task-spec-of';
 import { tasksRepo } from './tasks/tasks.repo';
 
 export type Core = {
@@ -19,7 +19,7 @@ export type Core = {
   events: CoreEvents;
   workspacePath: string;
   /** A fresh environment of a stored task's services (for `coworkenv services serve`); undefined if no such task. */
-  taskEnvironment(taskId: string, now: () => Date, mode?: 'parity' | 'fixed'): Environment | undefined;
+  taskEnvironment(taskId: string, clock: Date | undefined, mode?: 'parity' | 'fixed'): Environment | undefined;
   close(): Promise<void>;
 };
 
@@ -80,10 +80,8 @@ export function createCore(config: CreateCoreOptions): Core {
     dispatch,
     events,
     workspacePath: file,
-    taskEnvironment(taskId, envNow, mode = 'parity') {
-      const repo = tasksRepo(db);
-      const t = repo.get(taskId);
-      return t ? environmentForTask({ spec: t.spec, fixtures: repo.fixtures(taskId) }, envNow, { mode }) : undefined;
+    taskEnvironment(taskId, clock, mode = 'parity') {
+      return environmentOfStoredTask(tasksRepo(readHandle(db)), taskId, { clock, mode });
     },
     async close() {
       stopWatching();

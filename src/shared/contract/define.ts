@@ -12,7 +12,12 @@ export type ProcedureDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = 
   summary: string;
   input: I;
   output: O;
+  /** Jobs only: what the finished job stores as its result (jobs.get / jobs.wait answer it). */
+  result?: z.ZodType;
 };
+
+/** What starting a job answers; its progress comes as `job.progress` events, its result from jobs.wait. */
+export const JobStarted = z.object({ jobId: z.string() });
 
 type Def<I extends z.ZodType, O extends z.ZodType> = Omit<ProcedureDef<I, O>, 'kind'>;
 
@@ -21,7 +26,12 @@ export const mutation = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>)
   ...d,
   kind: 'mutation' as const,
 });
-export const job = <I extends z.ZodType, O extends z.ZodType>(d: Def<I, O>) => ({ ...d, kind: 'job' as const });
+/** A job answers `{ jobId }` at once; `result` declares what the finished job leaves in jobs.result. */
+export const job = <I extends z.ZodType, R extends z.ZodType>(d: { summary: string; input: I; result: R }) => ({
+  ...d,
+  output: JobStarted,
+  kind: 'job' as const,
+});
 
 export const AppErrorCode = z.enum([
   'UNKNOWN_PROCEDURE',

@@ -10,6 +10,8 @@ export const Job = z.object({
   total: z.number().int(),
   message: z.string(),
   error: z.string().nullable(),
+  /** What the finished job left (its procedure's `result`); null until it is done. */
+  result: z.unknown(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -35,6 +37,6 @@ export const jobsContract = {
   'jobs.resume': job({
     summary: 'Restart an interrupted, failed or cancelled job; it skips the batches already committed.',
     input: z.object({ id: z.string() }),
-    output: Job,
+    result: z.unknown().describe("the resumed job's own result"),
   }),
 } as const;

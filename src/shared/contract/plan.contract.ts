@@ -14,7 +14,6 @@ import {
 } from './entities/slot';
 
 const SlotChange = z.object({ id: SlotId, field: SlotFieldName, before: z.unknown(), after: z.unknown() });
-const JobStarted = z.object({ jobId: z.string() });
 
 export const planContract = {
   'plan.list': query({
@@ -108,6 +107,6 @@ export const planContract = {
       targetCount: z.number().int().min(0).max(100_000).default(1),
       batchSize: z.number().int().min(1).max(50_000).default(5_000),
     }),
-    output: JobStarted,
+    result: z.object({ added: z.number().int() }),
   }),
 } as const;

@@ -39,7 +39,13 @@ export const validationContract = {
     summary:
       'Validate stored tasks (the given ids, or all) in a worker; each task gets a report and a status in the tasks grid.',
     input: z.object({ taskIds: z.array(z.string().min(1)).max(100_000).optional(), all: z.boolean().default(false) }),
-    output: z.object({ jobId: z.string() }),
+    result: z.object({
+      validated: z.number().int(),
+      valid: z.number().int(),
+      invalid: z.number().int(),
+      /** Tasks deleted while the job ran. */
+      gone: z.number().int(),
+    }),
   }),
   'validation.report': query({
     summary:

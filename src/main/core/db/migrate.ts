@@ -1,12 +1,12 @@
-import type { Db } from './sqlite';
+import type { Db, ReadDb } from './sqlite';
 import { APPLICATION_ID } from './sqlite';
 import { MIGRATIONS } from './migrations';
 import { WorkspaceError } from '../lib/errors';
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function schemaVersion(db: Db): number {
-  return db.pragma('user_version', { simple: true }) as number;
+export function schemaVersion(db: Db | ReadDb): number {
+  return (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
 }
 
 /**

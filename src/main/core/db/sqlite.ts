@@ -2,7 +2,31 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { WorkspaceError } from '../lib/errors';
 
+/** The raw connection: only db/, the dispatcher, the job worker and start-up code hold it. */
 export type Db = Database.Database;
+
+declare const handle: unique symbol;
+type Statement = Database.Statement<unknown[]>;
+/** A statement that cannot write (no `run`). */
+export type ReadStatement = Omit<Statement, 'run'>;
+/**
+ * The connection as a query sees it: statements that only read. Same object as the raw connection,
+ * narrowed by type, so a query handler cannot write outside the dispatcher's transaction — the one
+ * place that checks read-only workspaces and announces changes.
+ */
+export interface ReadDb {
+  readonly [handle]: 'read' | 'write';
+  readonly open: boolean;
+  prepare(sql: string): ReadStatement;
+}
+/** The connection inside a write transaction (a mutation handler, a job's committed batch). */
+export interface WriteDb extends ReadDb {
+  readonly [handle]: 'write';
+  prepare(sql: string): Statement;
+}
+/** Narrowings for the owners of the connection; nobody else converts handles. */
+export const readHandle = (db: Db): ReadDb => db as unknown as ReadDb;
+export const writeHandle = (db: Db): WriteDb => db as unknown as WriteDb;
 
 /** 'CEWS' — marks a file as a CoworkEnv workspace so we never migrate someone else's database. */
 export const APPLICATION_ID = 0x43455753;
@@ -30,7 +54,7 @@ export function isReadOnlyFile(file: string): boolean {
   }
 }
 
-const statementCache = new WeakMap<Db, Map<string, Database.Statement<unknown[]>>>();
+const statementCache = new WeakMap<object, Map<string, Statement>>();
 /** Grid queries vary with their filters; past this many texts a connection's cache starts over. */
 const STATEMENT_CACHE_MAX = 256;
 
@@ -39,13 +63,15 @@ const STATEMENT_CACHE_MAX = 256;
  * query (bench/transport.bench.ts), so hot paths reuse statements. Use only with .get/.all/.run in
  * the default mode: never toggle pluck/raw/expand on a statement from here, every caller shares it.
  */
-export function prepareCached(db: Db, sql: string): Database.Statement<unknown[]> {
+export function prepareCached(db: WriteDb | Db, sql: string): Statement;
+export function prepareCached(db: ReadDb, sql: string): ReadStatement;
+export function prepareCached(db: ReadDb | WriteDb | Db, sql: string): Statement {
   let cache = statementCache.get(db);
   if (!cache) statementCache.set(db, (cache = new Map()));
   let stmt = cache.get(sql);
   if (!stmt) {
     if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
-    stmt = db.prepare<unknown[]>(sql);
+    stmt = (db as Db).prepare<unknown[]>(sql);
     cache.set(sql, stmt);
   }
   return stmt;

@@ -3,7 +3,7 @@ import type { HandlerMap } from '../lib/handler-types';
 import { AppError, notFound } from '../lib/errors';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
-import { environmentForTask } from '../services/task-environment';
+import { environmentOfStoredTask } from '../tasks/task-spec-of';
 import { seededRandom } from '../services/lib';
 
 /** Parses calls JSONL, naming the line of a bad one. */
@@ -21,17 +21,14 @@ function parseCalls(text: string): { tool: string; args: PyValue }[] {
 
 export const envHandlers = {
   'env.replay': (input, ctx) => {
-    const repo = tasksRepo(ctx.db);
-    const t = repo.get(input.taskId);
-    if (!t) throw notFound(`task ${input.taskId}`);
     const calls = parseCalls(input.callsJsonl);
-    const pinned = input.clock ? new Date(input.clock) : undefined;
     const errors = input.errorRate > 0 ? { rate: input.errorRate, random: seededRandom(input.seed) } : undefined;
-    const env = environmentForTask(
-      { spec: t.spec, fixtures: repo.fixtures(input.taskId) },
-      () => pinned ?? new Date(),
-      { mode: input.mode, ...(errors ? { errors } : {}) },
-    );
+    const env = environmentOfStoredTask(tasksRepo(ctx.db), input.taskId, {
+      clock: input.clock ? new Date(input.clock) : undefined,
+      mode: input.mode,
+      ...(errors ? { errors } : {}),
+    });
+    if (!env) throw notFound(`task ${input.taskId}`);
     const dispatches = calls.map((c) => {
       const d = env.call(c.tool, c.args);
       return {

@@ -1,10 +1,11 @@
-import type { Db } from '../db/sqlite';
+import type { ReadDb, WriteDb } from '../db/sqlite';
 
 export class JobCancelled extends Error {}
 
 /** What a job's body sees inside the worker thread. */
 export type JobContext = {
-  db: Db;
+  /** Reads at any time; writes only inside commitBatch. */
+  db: ReadDb;
   now(): string;
   /** Units already committed by an earlier attempt: start after them. */
   resumeFrom: number;
@@ -12,11 +13,16 @@ export type JobContext = {
    * Runs `write` in one transaction together with the cursor update, then reports progress.
    * Throws JobCancelled (after committing nothing more) when cancellation was requested.
    */
-  commitBatch(write: () => void, doneAfter: number, message: string, tables: string[]): void;
+  commitBatch(write: (db: WriteDb) => void, doneAfter: number, message: string, tables: string[]): void;
 };
 
-export type JobDefinition<I> = {
+/**
+ * A job's body. `I` is what its start handler resolved (a resumed job re-reads it from the row);
+ * `R` is the contract's `result` of the job procedure, stored when the job ends. Compute the result
+ * from the workspace at the end, not from counters: a resumed job skips the committed batches.
+ */
+export type JobDefinition<I, R> = {
   /** How many units the whole job has, for progress. */
   total(input: I): number;
-  run(ctx: JobContext, input: I): void;
+  run(ctx: JobContext, input: I): R;
 };

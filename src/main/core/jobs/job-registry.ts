@@ -1,9 +1,20 @@
-import type { JobDefinition } from './job-definition';
+import type { z } from 'zod';
+import type { Contract, ProcedureName } from '../../../shared/contract';
 import { generateGridJob } from '../plan/generate-grid.job';
 import { validationJob } from '../validation/validation.job';
+import type { JobDefinition } from './job-definition';
 
-/** Job bodies by procedure name; the worker looks them up here. */
-export const JOB_DEFINITIONS: Record<string, JobDefinition<never>> = {
-  'plan.generateGrid': generateGridJob as JobDefinition<never>,
-  'validation.run': validationJob as JobDefinition<never>,
-};
+/** Job procedures that have a body (jobs.resume restarts another job's body). */
+export type JobName = Exclude<
+  { [N in ProcedureName]: Contract[N]['kind'] extends 'job' ? N : never }[ProcedureName],
+  'jobs.resume'
+>;
+export type JobResult<N extends JobName> = z.output<NonNullable<Contract[N]['result']>>;
+
+/** Job bodies by procedure name; the worker looks them up here. The compiler demands one per job procedure. */
+export const JOB_DEFINITIONS = {
+  'plan.generateGrid': generateGridJob,
+  'validation.run': validationJob,
+} satisfies { [N in JobName]: JobDefinition<never, JobResult<N>> };
+
+export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]['run']>[1];

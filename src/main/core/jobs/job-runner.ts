@@ -7,8 +7,8 @@ import type { Db } from '../db/sqlite';
 import type { CoreEvents } from '../events/core-events';
 import type { Logger } from '../logger';
 import { AppError, notFound } from '../lib/errors';
-import { JOB_DEFINITIONS } from './job-registry';
-import { jobsRepo } from './jobs.repo';
+import { JOB_DEFINITIONS, type JobInput, type JobName } from './job-registry';
+import { jobsLedger } from './jobs.repo';
 import type { WorkerData, WorkerMessage } from './job-worker';
 
 /** Core instances alive in this process; a job owned by one of them is not an orphan. */
@@ -45,7 +45,7 @@ export class JobRunner {
   private readonly waiters = new Map<string, (() => void)[]>();
 
   constructor(private readonly o: JobRunnerOptions) {
-    this.repo = jobsRepo(o.db);
+    this.repo = jobsLedger(o.db);
     liveOwners.add(this.owner);
     // A read-only workspace cannot record that a job was interrupted; it keeps showing the stored state.
     if (o.workspacePath !== ':memory:' && !o.db.readonly) {
@@ -65,13 +65,13 @@ export class JobRunner {
     }
   }
 
-  start(name: string, input: unknown): string {
-    const def = JOB_DEFINITIONS[name];
-    if (!def) throw new AppError('INTERNAL', `no job body for ${name}`);
+  /** Only job procedures with a body, with the input their body takes (checked by the compiler). */
+  start<N extends JobName>(name: N, input: JobInput<N>): string {
+    const def = JOB_DEFINITIONS[name] as { total(i: JobInput<N>): number };
     if (this.o.workspacePath === ':memory:')
       throw new AppError('WORKSPACE_ERROR', 'jobs need a workspace file (worker threads open their own connection)');
     const id = randomUUID();
-    this.repo.create({ id, name, input, total: def.total(input as never), owner: this.owner, now: this.o.now() });
+    this.repo.create({ id, name, input, total: def.total(input), owner: this.owner, now: this.o.now() });
     this.spawn(id);
     return id;
   }

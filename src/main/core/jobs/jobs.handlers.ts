@@ -15,5 +15,5 @@ export const jobsHandlers = {
     ctx.touch('jobs');
     return j;
   },
-  'jobs.resume': (input, ctx) => ctx.jobs.resume(input.id),
+  'jobs.resume': (input, ctx) => ({ jobId: ctx.jobs.resume(input.id).id }),
 } satisfies Partial<HandlerMap>;

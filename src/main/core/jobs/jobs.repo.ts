@@ -1,32 +1,55 @@
 import { Job } from '../../../shared/contract/jobs.contract';
-import { prepareCached, type Db } from '../db/sqlite';
+import { prepareCached, readHandle, type Db, type ReadDb } from '../db/sqlite';
 
-type JobRow = Job & { input: string; cancel_requested: number; owner: string | null };
+type JobRow = Omit<Job, 'result'> & {
+  result: string | null;
+  input: string;
+  cancel_requested: number;
+  owner: string | null;
+};
 
-const COLS = 'id, name, state, done, total, message, error, created_at, updated_at';
+const COLS = 'id, name, state, done, total, message, error, result, created_at, updated_at';
+const toJob = (r: JobRow): Job => Job.parse({ ...r, result: r.result === null ? null : JSON.parse(r.result) });
 
-export function jobsRepo(db: Db) {
+/** Reading jobs: handlers and the job runner. */
+export function jobsRepo(db: ReadDb) {
   return {
-    create(j: { id: string; name: string; input: unknown; total: number; owner: string; now: string }): void {
-      db.prepare(
-        `INSERT INTO jobs (id, name, input, state, done, total, message, owner, created_at, updated_at) VALUES (?, ?, ?, 'queued', 0, ?, 'queued', ?, ?, ?)`,
-      ).run(j.id, j.name, JSON.stringify(j.input), j.total, j.owner, j.now, j.now);
-    },
     get(id: string): Job | undefined {
-      const r = db.prepare(`SELECT ${COLS} FROM jobs WHERE id = ?`).get(id) as JobRow | undefined;
-      return r ? Job.parse(r) : undefined;
+      const r = prepareCached(db, `SELECT ${COLS} FROM jobs WHERE id = ?`).get(id) as JobRow | undefined;
+      return r ? toJob(r) : undefined;
     },
     input(id: string): unknown {
-      const r = db.prepare('SELECT input FROM jobs WHERE id = ?').get(id) as { input: string } | undefined;
+      const r = prepareCached(db, 'SELECT input FROM jobs WHERE id = ?').get(id) as { input: string } | undefined;
       return r ? JSON.parse(r.input) : undefined;
     },
     list(limit: number): Job[] {
-      return (
-        db.prepare(`SELECT ${COLS} FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?`).all(limit) as JobRow[]
-      ).map((r) => Job.parse(r));
+      const sql = `SELECT ${COLS} FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT ?`;
+      return (prepareCached(db, sql).all(limit) as JobRow[]).map(toJob);
     },
     count(): number {
       return (prepareCached(db, 'SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+    },
+    cancelRequested(id: string): boolean {
+      const r = prepareCached(db, 'SELECT cancel_requested AS c FROM jobs WHERE id = ?').get(id) as
+        | { c: number }
+        | undefined;
+      return r?.c === 1;
+    },
+  };
+}
+
+/**
+ * A job's life cycle, written by the job runner and the worker on the raw connection: each
+ * statement is its own short transaction (or runs inside a batch's), outside the dispatcher.
+ */
+export function jobsLedger(db: Db) {
+  return {
+    ...jobsRepo(readHandle(db)),
+    create(j: { id: string; name: string; input: unknown; total: number; owner: string; now: string }): void {
+      prepareCached(
+        db,
+        `INSERT INTO jobs (id, name, input, state, done, total, message, owner, created_at, updated_at) VALUES (?, ?, ?, 'queued', 0, ?, 'queued', ?, ?, ?)`,
+      ).run(j.id, j.name, JSON.stringify(j.input), j.total, j.owner, j.now, j.now);
     },
     setState(
       id: string,
@@ -34,26 +57,33 @@ export function jobsRepo(db: Db) {
       now: string,
       extra: { message?: string; error?: string | null; owner?: string | null } = {},
     ): void {
-      db.prepare(
+      prepareCached(
+        db,
         "UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, updated_at = ? WHERE id = ?",
       ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
     },
-    requestCancel(id: string, now: string): void {
-      db.prepare('UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ?').run(now, id);
+    /** The job is done: its result (the contract's `result` of its procedure) is kept with it. */
+    finish(id: string, result: unknown, now: string): void {
+      prepareCached(
+        db,
+        "UPDATE jobs SET state = 'done', message = 'done', error = NULL, result = ?, cancel_requested = 0, updated_at = ? WHERE id = ?",
+      ).run(JSON.stringify(result ?? null), now, id);
     },
-    cancelRequested(id: string): boolean {
-      return (
-        (db.prepare('SELECT cancel_requested AS c FROM jobs WHERE id = ?').get(id) as { c: number } | undefined)?.c ===
-        1
-      );
+    requestCancel(id: string, now: string): void {
+      prepareCached(db, 'UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ?').run(now, id);
     },
     /** Advances the resume cursor; call inside the batch's transaction so cursor and data commit together. */
     advance(id: string, done: number, message: string, now: string): void {
-      db.prepare('UPDATE jobs SET done = ?, message = ?, updated_at = ? WHERE id = ?').run(done, message, now, id);
+      prepareCached(db, 'UPDATE jobs SET done = ?, message = ?, updated_at = ? WHERE id = ?').run(
+        done,
+        message,
+        now,
+        id,
+      );
     },
     /** Jobs left running by a process that is gone: mark them resumable. */
     orphans(isAlive: (owner: string | null) => boolean, now: string): string[] {
-      const rows = db.prepare("SELECT id, owner FROM jobs WHERE state IN ('queued', 'running')").all() as {
+      const rows = prepareCached(db, "SELECT id, owner FROM jobs WHERE state IN ('queued', 'running')").all() as {
         id: string;
         owner: string | null;
       }[];
@@ -66,4 +96,3 @@ export function jobsRepo(db: Db) {
     },
   };
 }
-export type JobsRepo = ReturnType<typeof jobsRepo>;

@@ -1,5 +1,10 @@
-import type { Output, ParsedInput, ProcedureName } from '../../../shared/contract';
-import type { HandlerContext } from '../context';
+import type { Contract, Output, ParsedInput, ProcedureName } from '../../../shared/contract';
+import type { MutationContext, QueryContext } from '../context';
+
+/** Mutations get the write handle; queries and job starts get a handle that only reads. */
+export type ContextOf<N extends ProcedureName> = Contract[N]['kind'] extends 'mutation'
+  ? MutationContext
+  : QueryContext;
 
 /**
  * One handler per procedure, typed from the contract. Mutation handlers must be synchronous:
@@ -7,6 +12,6 @@ import type { HandlerContext } from '../context';
  */
 export type Handler<N extends ProcedureName> = (
   input: ParsedInput<N>,
-  ctx: HandlerContext,
+  ctx: ContextOf<N>,
 ) => Output<N> | Promise<Output<N>>;
 export type HandlerMap = { [N in ProcedureName]: Handler<N> };

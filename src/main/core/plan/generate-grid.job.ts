@@ -1,7 +1,8 @@
 import type { ParsedInput } from '../../../shared/contract';
 import { SlotFields } from '../../../shared/contract/entities/slot';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsWriter } from '../db/repos/slots.repo';
 import type { JobDefinition } from '../jobs/job-definition';
+import type { JobResult } from '../jobs/job-registry';
 
 type Input = ParsedInput<'plan.generateGrid'>;
 
@@ -41,16 +42,16 @@ export function slotAt(input: Input, n: number) {
   };
 }
 
-export const generateGridJob: JobDefinition<Input> = {
+export const generateGridJob: JobDefinition<Input, JobResult<'plan.generateGrid'>> = {
   total: (input) => dims(input).reduce((a, b) => a * b, 1),
   run(ctx, input) {
     const total = this.total(input);
-    const slots = slotsRepo(ctx.db);
     for (let from = ctx.resumeFrom; from < total; from += input.batchSize) {
       const to = Math.min(total, from + input.batchSize);
       ctx.commitBatch(
-        () => {
+        (db) => {
           const now = ctx.now();
+          const slots = slotsWriter(db);
           for (let n = from; n < to; n++) slots.insertOnly(slotAt(input, n), now);
         },
         to,
@@ -58,5 +59,6 @@ export const generateGridJob: JobDefinition<Input> = {
         ['coverage_slots'],
       );
     }
+    return { added: total };
   },
 };

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { SlotFields, SlotInput, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
 import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
-import { slotsRepo } from '../db/repos/slots.repo';
-import type { HandlerContext } from '../context';
+import { slotsRepo, slotsWriter } from '../db/repos/slots.repo';
+import type { ReadDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import type { HandlerMap } from '../lib/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
@@ -36,7 +36,7 @@ function parseField(
   return r.success ? { ok: true, value: r.data } : { ok: false, issues: issuesOf(r.error, [...path, field]) };
 }
 
-const mustGet = (ctx: HandlerContext, id: number): Slot => {
+const mustGet = (ctx: { db: ReadDb }, id: number): Slot => {
   const s = slotsRepo(ctx.db).get(id);
   if (!s) throw notFound(`slot ${id}`);
   return s;
@@ -48,9 +48,9 @@ export const planHandlers = {
   'plan.stats': (_input, ctx) => slotsRepo(ctx.db).stats(),
 
   'plan.create': (input, ctx) => {
-    const repo = slotsRepo(ctx.db);
+    const write = slotsWriter(ctx.db);
     const now = ctx.now();
-    const slots = input.rows.map((r) => repo.insert(r, now));
+    const slots = input.rows.map((r) => write.insert(r, now));
     ctx.touch(
       'coverage_slots',
       slots.map((s) => s.id),
@@ -60,6 +60,7 @@ export const planHandlers = {
 
   'plan.update': (input, ctx) => {
     const repo = slotsRepo(ctx.db);
+    const write = slotsWriter(ctx.db);
     const parsed: unknown[] = [];
     validateAll(input.edits, (e, i) => {
       if (!repo.get(e.id)) return [{ path: ['edits', i, 'id'], message: `slot ${e.id} not found` }];
@@ -71,7 +72,7 @@ export const planHandlers = {
     const now = ctx.now();
     const changes = input.edits.map((e, i) => {
       const before = repo.get(e.id)![e.field];
-      repo.setField(e.id, e.field, parsed[i], now);
+      write.setField(e.id, e.field, parsed[i], now);
       return { id: e.id, field: e.field, before, after: parsed[i] };
     });
     const ids = [...new Set(input.edits.map((e) => e.id))];
@@ -80,17 +81,18 @@ export const planHandlers = {
   },
 
   'plan.delete': (input, ctx) => {
-    const repo = slotsRepo(ctx.db);
+    const write = slotsWriter(ctx.db);
     // A repeated id is deleted (and answered) once, so the answer can be fed to plan.restore.
     const ids = [...new Set(input.ids)];
     const deleted = ids.map((id) => mustGet(ctx, id));
-    for (const s of deleted) repo.delete(s.id);
+    for (const s of deleted) write.delete(s.id);
     ctx.touch('coverage_slots', ids);
     return { deleted };
   },
 
   'plan.restore': (input, ctx) => {
     const repo = slotsRepo(ctx.db);
+    const write = slotsWriter(ctx.db);
     const seen = new Set<number>();
     validateAll(input.slots, (s, i) => {
       const issue = repo.get(s.id) ? `slot ${s.id} exists` : seen.has(s.id) ? `slot ${s.id} is given twice` : undefined;
@@ -98,7 +100,7 @@ export const planHandlers = {
       return issue ? [{ path: ['slots', i, 'id'], message: issue }] : [];
     });
     const now = ctx.now();
-    const slots = input.slots.map((s) => repo.insert(s, now, s.created_at));
+    const slots = input.slots.map((s) => write.insert(s, now, s.created_at));
     ctx.touch(
       'coverage_slots',
       slots.map((s) => s.id),
@@ -108,6 +110,7 @@ export const planHandlers = {
 
   'plan.paste': (input, ctx) => {
     const repo = slotsRepo(ctx.db);
+    const write = slotsWriter(ctx.db);
     type Prepared =
       | { kind: 'create'; row: z.output<typeof SlotInput> }
       | { kind: 'update'; id: number; values: [SlotField, unknown][] };
@@ -134,10 +137,10 @@ export const planHandlers = {
     const created: Slot[] = [];
     const updated: { before: Slot; after: Slot }[] = [];
     for (const p of prepared) {
-      if (p.kind === 'create') created.push(repo.insert(p.row, now));
+      if (p.kind === 'create') created.push(write.insert(p.row, now));
       else {
         const before = repo.get(p.id)!;
-        for (const [field, value] of p.values) repo.setField(p.id, field, value, now);
+        for (const [field, value] of p.values) write.setField(p.id, field, value, now);
         updated.push({ before, after: repo.get(p.id)! });
       }
     }
@@ -146,9 +149,9 @@ export const planHandlers = {
   },
 
   'plan.loadDemo': (_input, ctx) => {
-    const repo = slotsRepo(ctx.db);
+    const write = slotsWriter(ctx.db);
     const now = ctx.now();
-    const slots = demoPlan.slots.map((r) => repo.insert(SlotInput.parse(r), now));
+    const slots = demoPlan.slots.map((r) => write.insert(SlotInput.parse(r), now));
     ctx.touch(
       'coverage_slots',
       slots.map((s) => s.id),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
-import type { HandlerContext } from '../context';
+import type { MutationContext, QueryContext } from '../context';
+import { readHandle, writeHandle, type Db } from '../db/sqlite';
 import { bumpTableVersion } from '../events/change-watcher';
 import { AppError } from '../lib/errors';
 import { handlers } from './handlers';
@@ -20,7 +21,11 @@ export type DispatchOptions = { checkOutput?: boolean };
  * validate input → run (mutations in one write transaction) → (optionally) validate output →
  * envelope. Never throws: every failure becomes { ok: false, error }.
  */
-export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: DispatchOptions = {}) {
+/** What the dispatcher is built on: the raw connection it owns, and what every handler gets. */
+export type DispatchBase = Omit<QueryContext, 'db'> & { db: Db };
+
+export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
+  const queryContext: QueryContext = { ...base, db: readHandle(base.db) };
   return async function dispatch(name: string, rawInput: unknown): Promise<ApiResult<unknown>> {
     try {
       if (!isProcedureName(name))
@@ -60,8 +65,8 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
   };
 
   function runQuery(name: ProcedureName, input: unknown) {
-    const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
-    return h(input, { ...base, touch: () => {} });
+    const h = handlers[name] as (i: unknown, c: QueryContext) => unknown;
+    return h(input, queryContext);
   }
 
   /**
@@ -71,8 +76,8 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
   function runJob(name: ProcedureName, input: unknown) {
     if (base.readOnly)
       throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
-    const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
-    const out = h(input, { ...base, touch: () => {} });
+    const h = handlers[name] as (i: unknown, c: QueryContext) => unknown;
+    const out = h(input, queryContext);
     base.events.emit('table.changed', { table: 'jobs' });
     return out;
   }
@@ -82,15 +87,16 @@ export function createDispatch(base: Omit<HandlerContext, 'touch'>, opts: Dispat
     if (base.readOnly)
       throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
     const touched = new Map<string, Set<number> | undefined>();
-    const ctx: HandlerContext = {
+    const ctx: MutationContext = {
       ...base,
+      db: writeHandle(base.db),
       touch(table, ids) {
         const prev = touched.has(table) ? touched.get(table) : new Set<number>();
         if (!ids || prev === undefined) touched.set(table, undefined);
         else touched.set(table, new Set([...prev, ...ids]));
       },
     };
-    const h = handlers[name] as (i: unknown, c: HandlerContext) => unknown;
+    const h = handlers[name] as (i: unknown, c: MutationContext) => unknown;
     // IMMEDIATE: take the write lock up front. A deferred transaction that reads first and then
     // writes fails at once with SQLITE_BUSY (no busy wait) when a job worker committed in between.
     const data = base.db

@@ -3,7 +3,7 @@ import { parseJsonText } from '../lib/json-input';
 import { AppError, notFound } from '../lib/errors';
 import { dumpsPy, isObject, parsePyJson, toPlain, type PyObject, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
-import type { tasksRepo } from './tasks.repo';
+import type { tasksRepo, tasksWriter } from './tasks.repo';
 
 type Repo = ReturnType<typeof tasksRepo>;
 
@@ -44,6 +44,7 @@ export function fixtureRows(repo: Repo, taskId: string, service: string, env?: s
  */
 export function updateFixtureCell(
   repo: Repo,
+  writer: ReturnType<typeof tasksWriter>,
   input: {
     taskId: string;
     service: string;
@@ -88,8 +89,8 @@ export function updateFixtureCell(
     hash.update(`\0${f.env}\0${f.env === fixture.env && f.service === fixture.service ? content : f.content}`);
   const digest = hash.digest('hex');
   const version = task.row.version + 1;
-  repo.writeFixture(input.taskId, input.service, fixture.env, content, records.length, version, digest, now);
-  repo.recordVersion(
+  writer.writeFixture(input.taskId, input.service, fixture.env, content, records.length, version, digest, now);
+  writer.recordVersion(
     input.taskId,
     version,
     digest,

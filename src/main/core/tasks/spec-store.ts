@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import { prepareCached, type Db } from '../db/sqlite';
+import { prepareCached, type WriteDb } from '../db/sqlite';
 
 /**
  * Store a task that is a TaskSpec itself (generated or written by hand; records inline), as a new
@@ -8,7 +8,7 @@ import { prepareCached, type Db } from '../db/sqlite';
  * content goes back to unvalidated. Answers the version stored.
  */
 export function storeTaskSpec(
-  db: Db,
+  db: WriteDb,
   spec: TaskSpec,
   o: { origin: 'generated' | 'manual'; now: string; reason?: string },
 ): number {

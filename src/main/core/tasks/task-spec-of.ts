@@ -52,3 +52,28 @@ export function environmentForSpec(
     tools: spec.tool_endpoints.map((e) => ({ name: e.tool_name, url: e.url })),
   });
 }
+
+/**
+ * The one way to build a stored task's environment (env replay, services serve, runs): the task
+ * parsed once into its TaskSpec, records inline or from the stored fixture files. Undefined when
+ * the task is not in the workspace.
+ */
+export function environmentOfStoredTask(
+  repo: Repo,
+  taskId: string,
+  o: { clock?: Date | undefined; mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {},
+): Environment | undefined {
+  if (!repo.get(taskId)) return undefined;
+  const { spec, fixtures } = storedTaskSpec(repo, taskId);
+  const { clock, ...rest } = o;
+  return environmentForSpec(spec, fixtures, taskClock(spec, clock), rest);
+}
+
+/**
+ * A task's clock: an explicit instant when given; else generated tasks pin it to the morning of
+ * their reference date (UTC), and imported Claw-Eval tasks run on the wall clock as upstream.
+ */
+export function taskClock(spec: Pick<TaskSpec, 'reference_date'>, explicit?: Date): () => Date {
+  const at = explicit ?? (spec.reference_date ? new Date(`${spec.reference_date}T09:00:00Z`) : undefined);
+  return at ? () => at : () => new Date();
+}

@@ -3,7 +3,7 @@ import type { HandlerMap } from '../lib/handler-types';
 import { AppError, notFound } from '../lib/errors';
 import { readClawTask, TaskImportError } from './claw-eval/read-task';
 import { locateTasks } from './claw-eval/task-files';
-import { tasksRepo } from './tasks.repo';
+import { tasksRepo, tasksWriter } from './tasks.repo';
 import { storedTaskSpec } from './task-spec-of';
 import { fixtureRows, updateFixtureCell } from './fixture-edit';
 
@@ -21,6 +21,7 @@ export const tasksHandlers = {
    */
   'tasks.import': (input, ctx) => {
     const repo = tasksRepo(ctx.db);
+    const write = tasksWriter(ctx.db);
     const outcomes: ImportOutcome[] = [];
     const now = ctx.now();
     for (const p of input.paths) {
@@ -54,8 +55,8 @@ export const tasksHandlers = {
             continue;
           }
           const version = (prev?.version ?? 0) + 1;
-          repo.upsertImported(t, version, now, repo.get(t.taskId)?.row.created_at ?? now);
-          repo.recordVersion(
+          write.upsertImported(t, version, now, repo.get(t.taskId)?.row.created_at ?? now);
+          write.recordVersion(
             t.taskId,
             version,
             t.contentHash,
@@ -104,7 +105,7 @@ export const tasksHandlers = {
   },
   'tasks.fixtureRows': (input, ctx) => fixtureRows(tasksRepo(ctx.db), input.taskId, input.service, input.fixtureEnv),
   'tasks.updateFixtureCell': (input, ctx) => {
-    const out = updateFixtureCell(tasksRepo(ctx.db), input, ctx.now());
+    const out = updateFixtureCell(tasksRepo(ctx.db), tasksWriter(ctx.db), input, ctx.now());
     ctx.touch('tasks');
     return out;
   },

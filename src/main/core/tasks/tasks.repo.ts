@@ -1,6 +1,7 @@
 import { TaskRow } from '../../../shared/contract/entities/task';
-import { compilePage, type ColumnMap, type PageQuery } from '../db/sql-filter';
-import { prepareCached, type Db } from '../db/sqlite';
+import { pagedList, type PagedTable } from '../db/paged-list';
+import type { ColumnMap, PageQuery } from '../db/sql-filter';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import type { ReadTask } from './claw-eval/read-task';
 
 export const TASK_COLUMNS: ColumnMap = {
@@ -28,19 +29,19 @@ const toRow = (r: Raw) =>
     warnings: JSON.parse(r.warnings),
   });
 
-export function tasksRepo(db: Db) {
+/** The tasks grid's table for pagedList. */
+export const TASK_TABLE: PagedTable<TaskRow, Raw> = {
+  table: 'tasks',
+  columns: TASK_COLUMNS,
+  pk: 'task_id',
+  select: COLS,
+  toRow,
+};
+
+export function tasksRepo(db: ReadDb) {
   return {
     list(q: PageQuery) {
-      const { where, orderBy } = compilePage(q, TASK_COLUMNS, 'task_id');
-      const total = (
-        prepareCached(db, `SELECT count(*) AS n FROM tasks ${where.sql}`).get(...where.params) as { n: number }
-      ).n;
-      const rows = prepareCached(db, `SELECT ${COLS} FROM tasks ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(
-        ...where.params,
-        q.limit,
-        q.offset,
-      ) as Raw[];
-      return { rows: rows.map(toRow), total };
+      return pagedList(db, TASK_TABLE, q);
     },
     get(taskId: string) {
       const r = prepareCached(db, `SELECT ${COLS}, spec, source_yaml FROM tasks WHERE task_id = ?`).get(taskId) as
@@ -77,6 +78,31 @@ export function tasksRepo(db: Db) {
         | undefined;
       return r;
     },
+    versions(taskId: string) {
+      return prepareCached(
+        db,
+        'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC',
+      ).all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
+    },
+    /** Validation status per existing task id (ids that are gone are absent). */
+    statuses(ids: readonly string[]): Map<string, string> {
+      const q = prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?');
+      const out = new Map<string, string>();
+      for (const id of ids) {
+        const r = q.get(id) as { s: string } | undefined;
+        if (r) out.set(id, r.s);
+      }
+      return out;
+    },
+    count(): number {
+      return (prepareCached(db, 'SELECT count(*) AS n FROM tasks').get() as { n: number }).n;
+    },
+  };
+}
+
+/** Task writes, inside the caller's transaction. */
+export function tasksWriter(db: WriteDb) {
+  return {
     /** Insert or replace a task and its fixtures (inside the caller's transaction). */
     upsertImported(t: ReadTask, version: number, now: string, createdAt: string): void {
       prepareCached(db, 'DELETE FROM task_fixtures WHERE task_id = ?').run(t.taskId);
@@ -117,17 +143,15 @@ export function tasksRepo(db: Db) {
     },
     /** Snapshot the task's current fixtures as `version` (inside the caller's transaction). */
     recordVersion(taskId: string, version: number, hash: string, reason: string, now: string): void {
-      const fixtures = Object.fromEntries(this.fixtures(taskId).map((f) => [f.env, f.content]));
+      const fixtures = Object.fromEntries(
+        tasksRepo(db)
+          .fixtures(taskId)
+          .map((f) => [f.env, f.content]),
+      );
       prepareCached(
         db,
         'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
-    },
-    versions(taskId: string) {
-      return prepareCached(
-        db,
-        'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC',
-      ).all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
     },
     /** Replace one service's fixture text and move the task to a new version. */
     writeFixture(
@@ -150,9 +174,6 @@ export function tasksRepo(db: Db) {
         "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', failed_validator = NULL WHERE task_id = ?",
       ).run(version, hash, now, taskId);
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
-    },
-    count(): number {
-      return (prepareCached(db, 'SELECT count(*) AS n FROM tasks').get() as { n: number }).n;
     },
   };
 }

@@ -8,7 +8,7 @@ import { dumpsCompact, PyFloat, type PyValue } from '../services/pyjson';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { readTraceInput, writeTrace } from '../traces';
-import { trajectoriesRepo } from './trajectories.repo';
+import { trajectoriesRepo, trajectoriesWriter } from './trajectories.repo';
 
 export const trajectoriesHandlers = {
   /**
@@ -52,7 +52,7 @@ export const trajectoriesHandlers = {
       warnings.push(
         'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored trajectory writes it back normalised',
       );
-    const id = repo.insert(
+    const id = trajectoriesWriter(ctx.db).insert(
       {
         taskId,
         traceId,

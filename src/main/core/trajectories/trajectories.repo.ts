@@ -1,6 +1,7 @@
 import { TrajectoryRow } from '../../../shared/contract/trajectories.contract';
-import { compilePage, type ColumnMap, type PageQuery } from '../db/sql-filter';
-import { prepareCached, type Db } from '../db/sqlite';
+import { pagedList, type PagedTable } from '../db/paged-list';
+import type { ColumnMap, PageQuery } from '../db/sql-filter';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 
 /** The grid's sortable and filterable fields: indexed columns only (migration 0005). */
 export const TRAJECTORY_COLUMNS: ColumnMap = {
@@ -38,19 +39,19 @@ export type NewTrajectory = {
   gradeJson: string | null;
 };
 
-export function trajectoriesRepo(db: Db) {
+/** The trajectories grid's table for pagedList. */
+export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
+  table: 'trajectories',
+  columns: TRAJECTORY_COLUMNS,
+  pk: 'id',
+  select: COLS,
+  toRow,
+};
+
+export function trajectoriesRepo(db: ReadDb) {
   return {
     list(q: PageQuery) {
-      const { where, orderBy } = compilePage(q, TRAJECTORY_COLUMNS, 'id');
-      const total = (
-        prepareCached(db, `SELECT count(*) AS n FROM trajectories ${where.sql}`).get(...where.params) as { n: number }
-      ).n;
-      const rows = prepareCached(db, `SELECT ${COLS} FROM trajectories ${where.sql} ${orderBy} LIMIT ? OFFSET ?`).all(
-        ...where.params,
-        q.limit,
-        q.offset,
-      ) as Raw[];
-      return { rows: rows.map(toRow), total };
+      return pagedList(db, TRAJECTORY_TABLE, q);
     },
     row(id: number): TrajectoryRow | undefined {
       const r = prepareCached(db, `SELECT ${COLS} FROM trajectories WHERE id = ?`).get(id) as Raw | undefined;
@@ -69,6 +70,12 @@ export function trajectoriesRepo(db: Db) {
         id,
       ) as { trace: string; trajectory: string; grade: string | null } | undefined;
     },
+  };
+}
+
+/** Trajectory writes, inside the caller's transaction. */
+export function trajectoriesWriter(db: WriteDb) {
+  return {
     /** Row and body in the caller's transaction; answers the new id. */
     insert(t: NewTrajectory, now: string): number {
       const g = t.grade;

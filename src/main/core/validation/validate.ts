@@ -1,6 +1,6 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { ValidationRound, Verdict } from '../../../shared/contract/validation.contract';
-import { environmentForSpec, type StoredFixture } from '../tasks/task-spec-of';
+import { environmentForSpec, taskClock, type StoredFixture } from '../tasks/task-spec-of';
 import { gradingConsistency } from './grading-consistency';
 import { leakage } from './leakage';
 import { unifiedDiff } from './line-diff';
@@ -16,16 +16,6 @@ export type ValidateOptions = {
   now?: () => Date;
 };
 export type Validation = { valid: boolean; verdicts: Verdict[]; spec?: TaskSpec };
-
-/** Generated tasks pin the clock to their reference date (the morning of it, UTC). */
-const clockOf = (spec: TaskSpec, o: ValidateOptions): (() => Date) => {
-  if (spec.reference_date) {
-    const at = new Date(`${spec.reference_date}T09:00:00Z`);
-    return () => at;
-  }
-  const at = o.now?.() ?? new Date();
-  return () => at;
-};
 
 /** The verdicts of a candidate that does not parse: its structure failure, and nothing else run. */
 export function unparsed(structureVerdict: Verdict): Validation {
@@ -44,7 +34,7 @@ export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], 
   const s = structure(raw);
   if (!s.spec) return unparsed(s.verdict);
   const spec = s.spec;
-  const now = clockOf(spec, o);
+  const now = spec.reference_date ? taskClock(spec) : taskClock(spec, o.now?.() ?? new Date());
   const input: ValidationInput = {
     spec,
     fixtures,

@@ -1,16 +1,16 @@
 import type { JobDefinition } from '../jobs/job-definition';
+import type { JobResult } from '../jobs/job-registry';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { validateStored } from './validate-stored';
-import { validationRepo } from './validation.repo';
+import { validationWriter } from './validation.repo';
 
 /** The ids are resolved when the job starts (validation.run's handler), so a resumed job validates the same list. */
 export type ValidationJobInput = { taskIds: string[]; batchSize: number };
 
-export const validationJob: JobDefinition<ValidationJobInput> = {
+export const validationJob: JobDefinition<ValidationJobInput, JobResult<'validation.run'>> = {
   total: (input) => input.taskIds.length,
   run(ctx, input) {
     const tasks = tasksRepo(ctx.db);
-    const reports = validationRepo(ctx.db);
     const total = input.taskIds.length;
     for (let from = ctx.resumeFrom; from < total; from += input.batchSize) {
       const to = Math.min(total, from + input.batchSize);
@@ -25,7 +25,8 @@ export const validationJob: JobDefinition<ValidationJobInput> = {
       });
       const invalid = results.filter((x) => x.r && !x.r.rounds.at(-1)!.valid).length;
       ctx.commitBatch(
-        () => {
+        (db) => {
+          const reports = validationWriter(db);
           for (const { id, r } of results) if (r) reports.save(id, r.rounds, r.hash);
         },
         to,
@@ -33,5 +34,10 @@ export const validationJob: JobDefinition<ValidationJobInput> = {
         ['tasks', 'validation_reports'],
       );
     }
+    // Counted from the workspace: a resumed job did not see the batches committed before.
+    const status = tasks.statuses(input.taskIds);
+    const valid = input.taskIds.filter((id) => status.get(id) === 'valid').length;
+    const gone = input.taskIds.filter((id) => !status.has(id)).length;
+    return { validated: input.taskIds.length - gone, valid, invalid: input.taskIds.length - gone - valid, gone };
   },
 };

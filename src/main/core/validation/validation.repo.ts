@@ -1,43 +1,12 @@
 import { Verdict, type ValidationRound } from '../../../shared/contract/validation.contract';
-import { prepareCached, type Db } from '../db/sqlite';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import type { Round } from './validate';
 
 type Status = 'valid' | 'invalid' | 'unvalidated';
 const VerdictList = Verdict.array();
 
-export function validationRepo(db: Db) {
+export function validationRepo(db: ReadDb) {
   return {
-    /**
-     * Replace a task's report with these rounds and set its grid status from the last one
-     * (inside the caller's transaction). Answers false — and saves nothing — when the task is gone
-     * or its content is no longer `hash` (edited while it was being validated: it stays unvalidated).
-     */
-    save(taskId: string, rounds: readonly Round[], hash: string): boolean {
-      const last = rounds.at(-1);
-      if (!last) return false;
-      const failed = last.verdicts.find((v) => v.status === 'fail')?.validator ?? null;
-      const changed = prepareCached(
-        db,
-        'UPDATE tasks SET validation_status = ?, failed_validator = ? WHERE task_id = ? AND content_hash = ?',
-      ).run(last.valid ? 'valid' : 'invalid', failed, taskId, hash).changes;
-      if (!changed) return false;
-      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
-      const ins = prepareCached(
-        db,
-        'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      );
-      for (const r of rounds)
-        ins.run(
-          taskId,
-          r.round,
-          r.valid ? 1 : 0,
-          JSON.stringify(r.verdicts),
-          r.diff,
-          JSON.stringify(r.candidate ?? null),
-          r.created_at,
-        );
-      return true;
-    },
     status(taskId: string): Status | undefined {
       return (
         prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?').get(taskId) as
@@ -69,6 +38,43 @@ export function validationRepo(db: Db) {
       const q = prepareCached(db, 'SELECT 1 FROM tasks WHERE task_id = ?');
       for (const id of ids) if (q.get(id)) found.add(id);
       return found;
+    },
+  };
+}
+
+/** Reports are written inside the caller's transaction (a job's batch). */
+export function validationWriter(db: WriteDb) {
+  return {
+    /**
+     * Replace a task's report with these rounds and set its grid status from the last one
+     * (inside the caller's transaction). Answers false — and saves nothing — when the task is gone
+     * or its content is no longer `hash` (edited while it was being validated: it stays unvalidated).
+     */
+    save(taskId: string, rounds: readonly Round[], hash: string): boolean {
+      const last = rounds.at(-1);
+      if (!last) return false;
+      const failed = last.verdicts.find((v) => v.status === 'fail')?.validator ?? null;
+      const changed = prepareCached(
+        db,
+        'UPDATE tasks SET validation_status = ?, failed_validator = ? WHERE task_id = ? AND content_hash = ?',
+      ).run(last.valid ? 'valid' : 'invalid', failed, taskId, hash).changes;
+      if (!changed) return false;
+      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
+      const ins = prepareCached(
+        db,
+        'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const r of rounds)
+        ins.run(
+          taskId,
+          r.round,
+          r.valid ? 1 : 0,
+          JSON.stringify(r.verdicts),
+          r.diff,
+          JSON.stringify(r.candidate ?? null),
+          r.created_at,
+        );
+      return true;
     },
   };
 }

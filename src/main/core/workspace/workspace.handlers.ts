@@ -17,7 +17,7 @@ export const workspaceHandlers = {
       appSchemaVersion: SCHEMA_VERSION,
       readOnly: ctx.readOnly,
       sizeBytes: size,
-      journalMode: String(ctx.db.pragma('journal_mode', { simple: true })),
+      journalMode: String((ctx.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode),
       createdAt: created?.value ?? '',
       counts: { slots: slotsRepo(ctx.db).count(), jobs: jobsRepo(ctx.db).count() },
     };

@@ -1,28 +1,37 @@
 import fs from 'node:fs';
-import type { Output } from '../../shared/contract';
-import type { Evidence } from '../../shared/contract/entities/checks';
+import type { Output } from '../../../shared/contract';
+import type { Evidence } from '../../../shared/contract/entities/checks';
+import { defineCommand, str } from '../cli/command';
 
 type GradeOut = Output<'grading.gradeTrace'>;
 
-/** `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace; a usage message when malformed. */
-export function gradeCommand(o: { task?: string | undefined; trace?: string | undefined }) {
-  if (!o.task || !o.trace) return { usage: 'grade --task <id> --trace <file.jsonl> [--json]' };
-  let traceJsonl: string;
-  try {
-    traceJsonl = fs.readFileSync(o.trace, 'utf8');
-  } catch (err) {
-    return {
-      usage: `cannot read --trace ${o.trace}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    };
-  }
-  if (!traceJsonl.trim()) return { usage: `--trace ${o.trace} is empty` };
-  const taskId = o.task;
-  return {
-    procedure: 'grading.gradeTrace' as const,
-    input: { taskId, traceJsonl },
-    render: (data: unknown, out: (s: string) => void) => renderGrade(taskId, data as GradeOut, out),
-  };
-}
+/** `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace. */
+export const gradeCommand = defineCommand({
+  words: ['grade'],
+  summary: "grade a Claw-Eval trace against a stored task's checks",
+  options: {
+    task: { type: 'string', value: 'ID', description: 'the stored task' },
+    trace: { type: 'string', value: 'FILE', description: 'the trace JSONL' },
+  },
+  details: ['Exit code 0 when graded, whatever the score.'],
+  async run({ flags }, ctx) {
+    const taskId = str(flags, 'task');
+    const trace = str(flags, 'trace');
+    if (!taskId || !trace) return ctx.usage('grade --task <id> --trace <file.jsonl> [--json]');
+    let traceJsonl: string;
+    try {
+      traceJsonl = fs.readFileSync(trace, 'utf8');
+    } catch (err) {
+      return ctx.usage(
+        `cannot read --trace ${trace}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+    if (!traceJsonl.trim()) return ctx.usage(`--trace ${trace} is empty`);
+    return ctx.print(await ctx.call('grading.gradeTrace', { taskId, traceJsonl }), (d: GradeOut) =>
+      renderGrade(taskId, d, ctx.out),
+    );
+  },
+});
 
 export function evidenceText(e: Evidence): string {
   switch (e.kind) {

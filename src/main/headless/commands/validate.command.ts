@@ -1,8 +1,8 @@
-import type { ApiResult, ProcedureName } from '../../shared/contract';
-import type { TaskRow } from '../../shared/contract/entities/task';
-import type { Verdict } from '../../shared/contract/validation.contract';
+import type { TaskRow } from '../../../shared/contract/entities/task';
+import type { Verdict } from '../../../shared/contract/validation.contract';
+import { bool, defineCommand, strs, type RunContext } from '../cli/command';
 
-type Call = (name: ProcedureName, input: unknown) => Promise<ApiResult<unknown>>;
+type Call = RunContext['call'];
 type TaskOutcome = {
   taskId: string;
   status: TaskRow['validation_status'];
@@ -10,40 +10,27 @@ type TaskOutcome = {
   failures: { validator: string; field: string; message: string }[];
 };
 
-export type ValidateCommand = {
-  procedure: 'validation.run';
-  input: { taskIds: string[] } | { all: true };
-  /** Nothing to render from the job id: afterJob prints. */
-  render(): void;
-  /** After the job: print per task, answer the exit code (1 when the job failed or any task is not valid). */
-  afterJob(call: Call, jobCode: number, o: { json: boolean; out: (s: string) => void }): Promise<number>;
-};
-
-/** Every `--task <id>` / `--task=<id>` of argv (parseArgs keeps only the last of a repeated option). */
-export const taskFlags = (argv: readonly string[]): string[] =>
-  argv.flatMap((a, i) =>
-    a === '--task' && argv[i + 1] !== undefined
-      ? [argv[i + 1]!]
-      : a.startsWith('--task=')
-        ? [a.slice('--task='.length)]
-        : [],
-  );
-
-/** `validate --task <id>… | --all` (ids may also be given as words after validate). */
-export function validateCommand(
-  rest: string[],
-  o: { tasks: string[]; all: boolean },
-): ValidateCommand | { usage: string } {
-  const ids = [...new Set([...o.tasks, ...rest])];
-  if (o.all && ids.length) return { usage: 'validate takes --task <id>… or --all, not both' };
-  if (!o.all && !ids.length) return { usage: 'validate --task <id> [--task <id>…] | --all [--json]' };
-  return {
-    procedure: 'validation.run',
-    input: o.all ? { all: true } : { taskIds: ids },
-    render: () => {},
-    afterJob: (call, code, p) => summarise(call, o.all ? null : ids, code, p),
-  };
-}
+/** `validate --task <id>… | --all`: the validation job, then each task's status and failed verdicts. */
+export const validateCommand = defineCommand({
+  words: ['validate'],
+  args: '[<task id>…]',
+  summary: 'validate stored tasks (a job); per task its status and failed verdicts',
+  options: {
+    task: { type: 'string', multiple: true, value: 'ID', description: 'a task to validate (repeatable)' },
+    all: { type: 'boolean', description: 'validate every task' },
+  },
+  details: ['Exit code 1 when any task is not valid or the job did not finish.'],
+  async run({ positionals, flags }, ctx) {
+    const ids = [...new Set([...strs(flags, 'task'), ...positionals])];
+    const all = bool(flags, 'all');
+    if (all && ids.length) return ctx.usage('validate takes --task <id>… or --all, not both');
+    if (!all && !ids.length) return ctx.usage('validate --task <id> [--task <id>…] | --all [--json]');
+    const started = await ctx.call('validation.run', all ? { all: true } : { taskIds: ids });
+    if (!started.ok) return ctx.print(started);
+    const job = await ctx.followJob(started.data.jobId);
+    return summarise(ctx.call, all ? null : ids, job.state === 'done' ? 0 : 1, ctx);
+  },
+});
 
 async function allRows(call: Call): Promise<Pick<TaskRow, 'task_id' | 'validation_status' | 'failed_validator'>[]> {
   const rows: TaskRow[] = [];
