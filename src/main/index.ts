@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, shell } from 'electron';
 import { createCore, type Core } from './core';
 import { stderrLogger } from './core/logger';
 import { defaultWorkspacePath } from './core/workspace/default-path';
 import { registerIpc } from './electron/ipc';
 import { menuTemplate } from './electron/menu';
 import { electronNativeBinding } from './electron/native-binding';
+import { safeStorageSecrets } from './electron/safe-storage-secrets';
 import { appOrigin, createMainWindow } from './electron/window';
 
 /** Electron entry: createCore → registerIpc → window. All behaviour lives in the core. */
@@ -18,6 +19,8 @@ function start(): void {
       seedDemo: true,
       logger: stderrLogger,
       workerEntry: path.join(__dirname, 'job-worker.js'),
+      // Endpoint keys: encrypted by the OS keychain, kept in userData — never in the workspace.
+      secrets: safeStorageSecrets(safeStorage, path.join(app.getPath('userData'), 'endpoint-keys.json')),
       ...(nativeBinding ? { nativeBinding } : {}),
     });
   } catch (err) {

@@ -58,9 +58,11 @@ export function createCore(config: CreateCoreOptions): Core {
       : new WorkspaceError(`cannot prepare workspace ${file}: ${(err as Error).message}`);
   }
   const events = new CoreEvents();
+  const keys = { secrets: config.secrets ?? null, env: config.env ?? process.env };
   const now = () => clock().toISOString();
   const jobs = new JobRunner({
     db,
+    keys,
     workspacePath: file,
     events,
     logger,
@@ -72,7 +74,7 @@ export function createCore(config: CreateCoreOptions): Core {
   });
   const stopWatching = file === ':memory:' ? () => {} : watchExternalChanges(db, events, config.watchIntervalMs ?? 300);
   const dispatch = createDispatch(
-    { db, now, logger, workspacePath: file, readOnly, events, jobs },
+    { db, now, logger, workspacePath: file, readOnly, events, jobs, keys },
     { checkOutput: config.checkOutput ?? false },
   );
   logger.info('workspace opened', { path: file, readOnly });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { onEvent } from './api/client';
 import { JobsPage } from './features/jobs/JobsPage';
+import { SettingsPage } from './features/settings/SettingsPage';
 import { CoveragePlanPage } from './features/plan/CoveragePlanPage';
 import { TasksPage } from './features/tasks/TasksPage';
 import { WorkspacePage } from './features/workspace/WorkspacePage';
@@ -12,6 +13,7 @@ const PAGES: { id: Page; label: string }[] = [
   { id: 'tasks', label: 'Tasks' },
   { id: 'jobs', label: 'Jobs' },
   { id: 'workspace', label: 'Workspace' },
+  { id: 'settings', label: 'Settings' },
 ];
 
 export function App() {
@@ -38,6 +40,7 @@ export function App() {
         {page === 'tasks' && <TasksPage />}
         {page === 'jobs' && <JobsPage />}
         {page === 'workspace' && <WorkspacePage />}
+        {page === 'settings' && <SettingsPage />}
       </main>
     </div>
   );

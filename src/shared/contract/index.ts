@@ -8,6 +8,8 @@ import { envContract } from './env.contract';
 import { validationContract } from './validation.contract';
 import { gradingContract } from './grading.contract';
 import { trajectoriesContract } from './trajectories.contract';
+import { endpointsContract } from './endpoints.contract';
+import { lineageContract } from './lineage.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -19,6 +21,8 @@ export const contract = {
   ...validationContract,
   ...gradingContract,
   ...trajectoriesContract,
+  ...endpointsContract,
+  ...lineageContract,
 } as const;
 
 export type Contract = typeof contract;

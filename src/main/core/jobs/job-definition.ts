@@ -1,4 +1,5 @@
 import type { ReadDb, WriteDb } from '../db/sqlite';
+import type { KeyAccess } from '../endpoints/key-store';
 
 export class JobCancelled extends Error {}
 
@@ -9,6 +10,8 @@ export type JobContext = {
   now(): string;
   /** Units already committed by an earlier attempt: start after them. */
   resumeFrom: number;
+  /** Endpoint keys for jobs that call models (modelClientFor); never write them anywhere. */
+  keys: KeyAccess;
   /**
    * Runs `write` in one transaction together with the cursor update, then reports progress.
    * Throws JobCancelled (after committing nothing more) when cancellation was requested.

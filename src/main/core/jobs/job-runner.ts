@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { Job } from '../../../shared/contract/jobs.contract';
 import type { Db } from '../db/sqlite';
 import type { CoreEvents } from '../events/core-events';
+import type { KeyAccess } from '../endpoints/key-store';
 import type { Logger } from '../logger';
 import { AppError, notFound } from '../lib/errors';
 import { JOB_DEFINITIONS, type JobInput, type JobName } from './job-registry';
@@ -24,6 +25,8 @@ export type JobRunnerOptions = {
   workerEntry?: string;
   workerExecArgv?: string[];
   nativeBinding?: string;
+  /** Endpoint keys for jobs that call models (workers cannot reach the OS keychain; handed over in memory). */
+  keys?: KeyAccess;
 };
 
 /** The bundler puts this module in out/main or out/main/chunks; the worker entry is out/main/job-worker.js. */
@@ -122,8 +125,16 @@ export class JobRunner {
       jobId: id,
       clockOffsetMs: this.o.clockOffsetMs,
       ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
+      // Decrypted keychain keys go to the worker in memory only — never into the jobs table.
+      ...(this.o.keys?.secrets && !this.o.keys.secrets.unavailableReason()
+        ? { secrets: this.o.keys.secrets.exportAll() }
+        : {}),
     };
-    const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
+    const worker = new Worker(entry, {
+      workerData: data,
+      execArgv: this.o.workerExecArgv ?? [],
+      ...(this.o.keys && this.o.keys.env !== process.env ? { env: { ...process.env, ...this.o.keys.env } } : {}),
+    });
     this.workers.set(id, worker);
     const job = this.repo.get(id)!;
     this.emitProgress(job);

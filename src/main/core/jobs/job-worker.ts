@@ -1,12 +1,20 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDb, readHandle, writeHandle } from '../db/sqlite';
+import { memorySecrets } from '../endpoints/key-store';
 import { bumpTableVersion } from '../events/change-watcher';
 import { jobsLedger } from './jobs.repo';
 import { JobCancelled, type JobContext } from './job-definition';
 import { JOB_DEFINITIONS, type JobName } from './job-registry';
 
 /** Worker thread entry: one job per worker, with its own connection to the workspace. */
-export type WorkerData = { workspacePath: string; jobId: string; nativeBinding?: string; clockOffsetMs: number };
+export type WorkerData = {
+  workspacePath: string;
+  jobId: string;
+  nativeBinding?: string;
+  clockOffsetMs: number;
+  /** Endpoint keys from the OS keychain, decrypted by the main process (kept in memory only). */
+  secrets?: Record<string, string>;
+};
 export type WorkerMessage = { type: 'progress'; done: number; total: number; message: string; tables: string[] };
 
 const data = workerData as WorkerData;
@@ -25,6 +33,7 @@ try {
     db: readHandle(db),
     now,
     resumeFrom: job.done,
+    keys: { secrets: data.secrets ? memorySecrets(data.secrets) : null, env: process.env },
     commitBatch(write, doneAfter, message, tables) {
       if (jobs.cancelRequested(job.id)) throw new JobCancelled();
       // IMMEDIATE, like the dispatcher: a batch that reads before it writes must not fail on a concurrent commit.

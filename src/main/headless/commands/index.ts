@@ -1,5 +1,12 @@
 import type { Command } from '../cli/command';
 import { callCommand } from './call.command';
+import {
+  endpointsAddCommand,
+  endpointsListCommand,
+  endpointsRemoveCommand,
+  endpointsTestCommand,
+  endpointsUpdateCommand,
+} from './endpoints.command';
 import { envReplayCommand } from './env.command';
 import { gradeCommand } from './grade.command';
 import { proceduresCommand } from './procedures.command';
@@ -21,4 +28,9 @@ export const COMMANDS: readonly Command[] = [
   gradeCommand,
   tracesImportCommand,
   tracesExportCommand,
+  endpointsAddCommand,
+  endpointsListCommand,
+  endpointsTestCommand,
+  endpointsUpdateCommand,
+  endpointsRemoveCommand,
 ];

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { EventPayload } from '../../../shared/contract/events';
 
-export type Page = 'plan' | 'tasks' | 'jobs' | 'workspace';
+export type Page = 'plan' | 'tasks' | 'jobs' | 'workspace' | 'settings';
 type JobProgress = EventPayload<'job.progress'>;
 
 type AppState = {

@@ -3,6 +3,7 @@ import type { Output } from '../../../../shared/contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { FixtureGrid } from './FixtureGrid';
 import { TaskChecks } from './TaskChecks';
+import { TaskLineage } from './TaskLineage';
 import { TaskValidation } from './TaskValidation';
 
 type Detail = Output<'tasks.get'>;
@@ -82,6 +83,7 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
       <TaskValidation taskId={taskId} />
       <h3>Checks</h3>
       <TaskChecks taskId={taskId} />
+      <TaskLineage taskId={taskId} />
       <h3>Fixtures</h3>
       <div className="tabs" role="tablist">
         {d.fixtures.map((f) => {
