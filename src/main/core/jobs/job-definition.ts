@@ -13,6 +13,11 @@ export type JobContext = {
   /** Endpoint keys for jobs that call models (modelClientFor); never write them anywhere. */
   keys: KeyAccess;
   /**
+   * Aborted soon after cancellation is requested (from any process): pass it to model calls and
+   * waits so an async job stops at once; the next commitBatch then throws JobCancelled.
+   */
+  signal: AbortSignal;
+  /**
    * Runs `write` in one transaction together with the cursor update, then reports progress.
    * Throws JobCancelled (after committing nothing more) when cancellation was requested.
    */
@@ -27,5 +32,6 @@ export type JobContext = {
 export type JobDefinition<I, R> = {
   /** How many units the whole job has, for progress. */
   total(input: I): number;
-  run(ctx: JobContext, input: I): R;
+  /** May be async (model calls); never await inside commitBatch's write callback. */
+  run(ctx: JobContext, input: I): R | Promise<R>;
 };

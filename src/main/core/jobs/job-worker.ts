@@ -23,17 +23,25 @@ const now = () => new Date(Date.now() + data.clockOffsetMs).toISOString();
 const db = openDb(data.workspacePath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
 const jobs = jobsLedger(db);
 
-try {
+/** How often an async job looks for a cancellation request made through the workspace. */
+const CANCEL_POLL_MS = 250;
+const abort = new AbortController();
+
+async function main(): Promise<void> {
   const job = jobs.get(data.jobId);
   const def = job && Object.hasOwn(JOB_DEFINITIONS, job.name) ? JOB_DEFINITIONS[job.name as JobName] : undefined;
   if (!job || !def) throw new Error(`unknown job ${data.jobId}`);
   const input = jobs.input(job.id) as never;
   jobs.setState(job.id, 'running', now(), { message: job.done > 0 ? `resuming after ${job.done}` : 'running' });
+  const poll = setInterval(() => {
+    if (jobs.cancelRequested(job.id)) abort.abort(new JobCancelled());
+  }, CANCEL_POLL_MS);
   const ctx: JobContext = {
     db: readHandle(db),
     now,
     resumeFrom: job.done,
     keys: { secrets: data.secrets ? memorySecrets(data.secrets) : null, env: process.env },
+    signal: abort.signal,
     commitBatch(write, doneAfter, message, tables) {
       if (jobs.cancelRequested(job.id)) throw new JobCancelled();
       // IMMEDIATE, like the dispatcher: a batch that reads before it writes must not fail on a concurrent commit.
@@ -51,12 +59,19 @@ try {
       } satisfies WorkerMessage);
     },
   };
-  const result = (def.run as (c: JobContext, i: never) => unknown)(ctx, input);
-  jobs.finish(job.id, result, now());
-} catch (err) {
-  if (err instanceof JobCancelled)
-    jobs.setState(data.jobId, 'cancelled', now(), { message: 'cancelled; committed batches kept' });
-  else jobs.setState(data.jobId, 'failed', now(), { message: 'failed', error: (err as Error).message });
-} finally {
-  db.close();
+  try {
+    const result = await (def.run as (c: JobContext, i: never) => unknown)(ctx, input);
+    jobs.finish(job.id, result, now());
+  } finally {
+    clearInterval(poll);
+  }
 }
+
+main()
+  .catch((err) => {
+    // Our own signal fired: whatever the awaited call wrapped the abort in, this is a cancellation.
+    const cancelled = err instanceof JobCancelled || abort.signal.aborted;
+    if (cancelled) jobs.setState(data.jobId, 'cancelled', now(), { message: 'cancelled; committed batches kept' });
+    else jobs.setState(data.jobId, 'failed', now(), { message: 'failed', error: (err as Error).message });
+  })
+  .finally(() => db.close());
