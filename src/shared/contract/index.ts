@@ -8,6 +8,7 @@ import { envContract } from './env.contract';
 import { validationContract } from './validation.contract';
 import { gradingContract } from './grading.contract';
 import { trajectoriesContract } from './trajectories.contract';
+import { generationContract } from './generation.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -19,6 +20,7 @@ export const contract = {
   ...validationContract,
   ...gradingContract,
   ...trajectoriesContract,
+  ...generationContract,
 } as const;
 
 export type Contract = typeof contract;

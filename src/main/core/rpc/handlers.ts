@@ -7,6 +7,7 @@ import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
+import { generationHandlers } from '../generation/generation.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -18,4 +19,5 @@ export const handlers: HandlerMap = {
   ...validationHandlers,
   ...gradingHandlers,
   ...trajectoriesHandlers,
+  ...generationHandlers,
 };
