@@ -10,7 +10,9 @@
  *      tenth of the run — constant memory means the RSS stops growing once the run is under way.
  *
  * Baseline in the same run, same candidates: the full validator chain alone on pre-generated
- * candidates. No assertions: figures only. BENCH_TASKS sets the figures' sample (default 5,000),
+ * candidates. Rates are given twice: per wall-clock second, and per CPU second of this process
+ * (process.cpuUsage, GC threads included) — "one core" on a shared machine, where other work
+ * takes the wall clock; the goal is judged on the CPU rate. No assertions: figures only. BENCH_TASKS sets the figures' sample (default 5,000),
  * BENCH_JOB_TASKS the job's size (default 10,000; 0 skips it).
  */
 import fs from 'node:fs';
@@ -45,46 +47,49 @@ const SLOTS: (GenSlot & { id: number })[] = Array.from({ length: 40 }, (_, i) =>
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 const NOW = () => '2026-03-09T10:00:00.000Z';
 
+/** throughput() plus the calls per CPU second it took (its warm-up calls included in both counts). */
+async function measured(fn: () => unknown) {
+  const c0 = process.cpuUsage();
+  const t = await throughput(fn, RUNS);
+  const c = process.cpuUsage(c0);
+  return { ...t, cpuPerSec: (RUNS + Math.ceil(RUNS / 10)) / ((c.user + c.system) / 1e6) };
+}
+
 async function figures(rows: string[][]): Promise<void> {
   let n = 0;
   const drafts = Array.from({ length: 600 }, (_, i) => draftOne(SLOTS[i % SLOTS.length]!, 1, i));
-  const base = await throughput(() => validate(drafts[n++ % drafts.length]), RUNS);
+  const base = await measured(() => validate(drafts[n++ % drafts.length]));
   n = 0;
-  const gen = await throughput(() => draftOne(SLOTS[n % SLOTS.length]!, 2, n++), RUNS);
+  const gen = await measured(() => draftOne(SLOTS[n % SLOTS.length]!, 2, n++));
   n = 0;
   let accepted = 0;
   let made = 0;
-  const full = await throughput(() => {
+  const full = await measured(() => {
     const i = n++;
     made++;
     const r = validatedCandidate(i, (attempt, steer) => draftOne(SLOTS[i % SLOTS.length]!, 3, i, attempt, steer), NOW);
     if (r.spec) accepted++;
-  }, RUNS);
-  const validPerSec = full.callsPerSec * (accepted / made);
-  const row = (name: string, t: typeof base, perSec: number, goal?: boolean) => {
+  });
+  const share = accepted / made;
+  const row = (name: string, t: typeof base, keep: number, goal = false) => {
     const r = t.lat.median / base.lat.median;
-    rows.push([
-      name,
-      rate(perSec),
-      ms(t.lat.median),
-      ms(t.lat.p99),
-      ratio(r),
-      goal === undefined ? '' : goal ? 'met' : 'MISSED',
-    ]);
+    const cpu = t.cpuPerSec * keep;
+    const verdict = goal ? (cpu >= GOAL ? 'met' : 'MISSED') : '';
+    rows.push([name, rate(t.callsPerSec * keep), rate(cpu), ms(t.lat.median), ms(t.lat.p99), ratio(r), verdict]);
     emit({
       bench: BENCH,
       name,
       median_ms: t.lat.median,
       p99_ms: t.lat.p99,
-      calls_per_s: perSec,
+      calls_per_s: cpu,
       ratio: r,
-      baseline: `validation alone, median ${ms(base.lat.median)}`,
-      ...(goal === undefined ? {} : { goal: `≥ ${GOAL} valid tasks/s`, met: goal }),
+      baseline: `validation alone, median ${ms(base.lat.median)}; rates per CPU second (wall: ${rate(t.callsPerSec * keep)})`,
+      ...(goal ? { goal: `≥ ${GOAL} valid tasks per CPU second`, met: cpu >= GOAL } : {}),
     });
   };
-  row('baseline: full validation of a generated candidate', base, base.callsPerSec);
-  row('generation alone (draftOne)', gen, gen.callsPerSec);
-  row(`generation + validation + repair (${accepted}/${made} valid)`, full, validPerSec, validPerSec >= GOAL);
+  row('baseline: full validation of a generated candidate', base, 1);
+  row('generation alone (draftOne)', gen, 1);
+  row(`generation + validation + repair (${accepted}/${made} valid)`, full, share, true);
 }
 
 async function jobRun(): Promise<void> {
@@ -158,7 +163,9 @@ async function main(): Promise<void> {
   const rows: string[][] = [];
   await figures(rows);
   console.log(`\n${RUNS.toLocaleString('en-US')} candidates per figure, 40 slots, sequential\n`);
-  console.log(table(['figure', 'tasks/s', 'median', 'p99', 'vs baseline', `goal ≥ ${GOAL}/s`], rows));
+  console.log(
+    table(['figure', 'tasks/s (wall)', 'tasks/CPU-s', 'median', 'p99', 'vs baseline', `goal ≥ ${GOAL}/CPU-s`], rows),
+  );
   await jobRun();
 }
 
