@@ -178,7 +178,8 @@ describe('a read-only workspace (write bits cleared)', () => {
     const file = await makeWorkspaceFile();
     const db = new Database(file);
     db.prepare(
-      "INSERT INTO jobs (id, name, input, state, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', '{}', 'running', '2147483646:gone', 'x', 'x')",
+      'INSERT INTO jobs (id, name, input, state, owner, created_at, updated_at) ' +
+        "VALUES ('j1', 'plan.generateGrid', '{}', 'running', '2147483646:gone', 'x', 'x')",
     ).run();
     db.close();
     fs.chmodSync(file, 0o444);

@@ -69,7 +69,7 @@ describe.skipIf(!canRun)(
       expect((await cli('traces', 'export', '--id', '99')).code).toBe(1);
     });
 
-    it('refuses a bad trace naming the file and line; the good files of the same command are stored, exit 1', async () => {
+    it('refuses a bad trace naming file and line; the good files of the same command are stored, exit 1', async () => {
       const lines = fs.readFileSync(files[0]!, 'utf8').split('\n');
       const bad = path.join(dir, 'bad.jsonl');
       fs.writeFileSync(
@@ -108,7 +108,8 @@ describe.skipIf(!canRun)(
       const scores = byScore.rows.map((r) => r.score!);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
       const ties = byScore.rows.filter((r) => r.score === scores[scores.length - 1]).map((r) => r.id);
-      expect(ties).toEqual([...ties].sort((a, b) => b - a)); // the primary key ends the order, in the first sort's direction
+      // The primary key ends the order, in the first sort's direction.
+      expect(ties).toEqual([...ties].sort((a, b) => b - a));
       const passed = await page({ filters: [{ field: 'passed', conditions: [{ op: 'equals', value: 1 }] }] });
       expect(passed.total).toBe(all.filter((r) => r.passed === true).length);
       const t01 = await page({

@@ -15,7 +15,10 @@ const messagesOf = (verdicts: Verdict[], validator: string) =>
 const problemsOf = (verdicts: Verdict[], validator: string) =>
   messagesOf(verdicts, validator).filter((m) => !/llm_judge check "tone"/.test(m.message));
 
-/** One defect per class: [name, mutation, validator that must catch it, field its message names, text of the message, every validator that fails]. */
+/**
+ * One defect per class: [name, mutation, validator that must catch it, field its message names, text of the message,
+ * every validator that fails].
+ */
 const DEFECTS: [string, (t: AnyObj) => void, string, string, RegExp, string[]][] = [
   [
     'completion weights summing to 0.9',
@@ -39,7 +42,10 @@ const DEFECTS: [string, (t: AnyObj) => void, string, string, RegExp, string[]][]
     (t) => void (t.prompt.text += ' It is ticket TK-3001.'),
     'leakage',
     'prompt.text',
-    /mentions "TK-3001", which checks\.1\.fields\.ticket_id\.equals, checks\.3\.contains_all\.0, reference_plan\.3\.args\.ticket_id target/,
+    new RegExp(
+      String.raw`mentions "TK-3001", which checks\.1\.fields\.ticket_id\.equals, checks\.3\.contains_all\.0, ` +
+        String.raw`reference_plan\.3\.args\.ticket_id target`,
+    ),
     ['leakage'],
   ],
   [

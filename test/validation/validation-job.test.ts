@@ -25,7 +25,7 @@ const progressOf = (list: AnyEvent[], jobId: string) =>
   list.flatMap((e) => (e.event === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : []));
 
 describe('validation procedures on hand-written stored tasks', () => {
-  it('validation.run is a worker job: statuses and reports land in the tasks grid, filterable and sortable', async () => {
+  it('validation.run is a worker job: statuses and reports land in the tasks grid, filterable, sortable', async () => {
     const core = open(await workspaceWithHandWritten());
     expect(
       (await ok(core, 'tasks.list', {})).rows.map((r) => [r.task_id, r.validation_status, r.failed_validator]),
@@ -92,7 +92,7 @@ describe('validation procedures on hand-written stored tasks', () => {
 });
 
 describe.skipIf(!hasCorpus)('validating the 44 imported Claw-Eval tasks (../shared corpus)', () => {
-  it('every report marks the plan-dependent checks not applicable; exactly the tasks whose checks query missing audit keys fail', async () => {
+  it('reports mark plan-dependent checks not applicable; only the tasks querying missing audit keys fail', async () => {
     const core = open();
     await ok(core, 'tasks.import', { paths: [CLAW_ROOT] });
     const rec = recordEvents(core.events);

@@ -44,7 +44,8 @@ export const planContract = {
   }),
   'plan.update': mutation({
     summary:
-      'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit writes nothing.',
+      'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit ' +
+      'writes nothing.',
     input: z.object({
       edits: z
         .array(z.object({ id: SlotId, field: SlotFieldName, value: z.unknown() }))
@@ -65,7 +66,8 @@ export const planContract = {
   }),
   'plan.paste': mutation({
     summary:
-      'Bulk paste of spreadsheet rows: a row with an id updates that slot, a row without one creates a slot. Cells are text as a spreadsheet gives them; all rows are validated first and one bad cell writes nothing.',
+      'Bulk paste of spreadsheet rows: a row with an id updates that slot, a row without one creates a slot. Cells ' +
+      'are text as a spreadsheet gives them; all rows are validated first and one bad cell writes nothing.',
     input: z.object({
       rows: z
         .array(
@@ -86,7 +88,8 @@ export const planContract = {
   }),
   'plan.generateGrid': job({
     summary:
-      'Add the cross product of the given dimensions as slots (service sets × categories × difficulties × languages × scenarios × dates), committed in batches in a worker; resumable and cancellable.',
+      'Add the cross product of the given dimensions as slots (service sets × categories × difficulties × languages ' +
+      '× scenarios × dates), committed in batches in a worker; resumable and cancellable.',
     input: z.object({
       family: z.string().trim().min(1).max(60).default('grid'),
       serviceSets: z.array(z.array(ServiceId).min(1)).min(1).max(200),

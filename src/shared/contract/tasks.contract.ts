@@ -30,7 +30,8 @@ export const tasksContract = {
   }),
   'tasks.import': mutation({
     summary:
-      'Import Claw-Eval task folders or a Claw-Eval root holding tasks/. Each task is validated on its own: one broken task is reported and the others still import. Re-importing updates by content hash, never duplicates.',
+      'Import Claw-Eval task folders or a Claw-Eval root holding tasks/. Each task is validated on its own: one ' +
+      'broken task is reported and the others still import. Re-importing updates by content hash, never duplicates.',
     input: z.object({ paths: z.array(z.string().min(1)).min(1).max(1000) }),
     output: z.object({
       outcomes: z.array(ImportOutcome),
@@ -45,7 +46,8 @@ export const tasksContract = {
   }),
   'tasks.checks': query({
     summary:
-      'The checks and prohibited rules the shared grader uses for a task; for imported Claw-Eval tasks they are derived from task.yaml (origin says so) with notes on what could not be derived.',
+      'The checks and prohibited rules the shared grader uses for a task; for imported Claw-Eval tasks they are ' +
+      'derived from task.yaml (origin says so) with notes on what could not be derived.',
     input: z.object({ taskId: z.string().min(1) }),
     output: z.object({
       origin: z.enum(['authored', 'derived_from_task_yaml']),
@@ -63,7 +65,8 @@ export const tasksContract = {
   }),
   'tasks.fixtureRows': query({
     summary:
-      "One service's fixture records as grid rows: each value as JSON text written the Python way (328.0 stays 328.0), the columns in first-seen order.",
+      "One service's fixture records as grid rows: each value as JSON text written the Python way (328.0 stays " +
+      '328.0), the columns in first-seen order.',
     input: z.object({ taskId: z.string().min(1), service: z.string().min(1), fixtureEnv: z.string().optional() }),
     output: z.object({
       columns: z.array(z.string()),
@@ -73,7 +76,8 @@ export const tasksContract = {
   }),
   'tasks.updateFixtureCell': mutation({
     summary:
-      "Set one field of one fixture record (value as JSON text; empty = remove the field). The record is validated against the service's record schema; a valid edit saves the task as a new version.",
+      'Set one field of one fixture record (value as JSON text; empty = remove the field). The record is validated ' +
+      "against the service's record schema; a valid edit saves the task as a new version.",
     input: z.object({
       taskId: z.string().min(1),
       service: z.string().min(1),

@@ -32,7 +32,9 @@ export const TrajectorySortField = z.enum(['id', 'task_id', 'model', 'score', 'p
 export const trajectoriesContract = {
   'trajectories.importTrace': mutation({
     summary:
-      'Store a Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else stored ungraded, with a warning). The same trace imported again is reported as a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
+      'Store a Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the ' +
+      'workspace (else stored ungraded, with a warning). The same trace imported again is reported as a duplicate, ' +
+      'not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
     input: z.object({
       traceJsonl: z
         .string()
@@ -58,7 +60,8 @@ export const trajectoriesContract = {
   }),
   'trajectories.get': query({
     summary:
-      'One stored trajectory: its row, the canonical Trajectory (free-form floats as plain numbers; exportTrace gives the exact bytes) and its grade (null when ungraded).',
+      'One stored trajectory: its row, the canonical Trajectory (free-form floats as plain numbers; exportTrace ' +
+      'gives the exact bytes) and its grade (null when ungraded).',
     input: z.object({ id: z.number().int() }),
     output: z.object({ row: TrajectoryRow, trajectory: Trajectory, grade: GradeResult.nullable() }),
   }),

@@ -30,7 +30,8 @@ export function pageQuery(
     orderByScan !== orderBy &&
     preferScan({ offset: q.offset, limit: q.limit, matched, rows: tableRows() });
   const sql = scan
-    ? `SELECT ${t.select} FROM ${t.table} WHERE ${t.pk} IN (SELECT ${t.pk} FROM ${t.table} ${where.sql} ${orderByScan} LIMIT ? OFFSET ?) ${orderByScan}`
+    ? `SELECT ${t.select} FROM ${t.table} WHERE ${t.pk} IN (SELECT ${t.pk} FROM ${t.table} ${where.sql} ` +
+      `${orderByScan} LIMIT ? OFFSET ?) ${orderByScan}`
     : `SELECT ${t.select} FROM ${t.table} ${where.sql} ${orderBy} LIMIT ? OFFSET ?`;
   return { sql, params, scan };
 }

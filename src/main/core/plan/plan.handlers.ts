@@ -21,7 +21,8 @@ function validateAll<T>(items: T[], check: (item: T, i: number) => Issue[]): voi
     const first = issues[0]!;
     throw new AppError(
       'INVALID_INPUT',
-      `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ${first.path.join('.')}: ${first.message})`,
+      `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ` +
+        `${first.path.join('.')}: ${first.message})`,
       issues.slice(0, 200),
     );
   }

@@ -22,11 +22,15 @@ export function storeTaskSpec(
   const version = (prev?.version ?? 0) + 1;
   prepareCached(
     db,
-    `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, spec, source_yaml, source_path, created_at, updated_at, slot_id)
+    `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, ` +
+      `version, content_hash, spec, source_yaml, source_path, created_at, updated_at, slot_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, '', '', ?, ?, (SELECT id FROM coverage_slots WHERE id = ?))
-     ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, origin = excluded.origin, split = excluded.split, category = excluded.category, difficulty = excluded.difficulty, slot_id = excluded.slot_id,
-       language = excluded.language, services = excluded.services, tools = excluded.tools, version = excluded.version, content_hash = excluded.content_hash,
-       spec = excluded.spec, updated_at = excluded.updated_at, validation_status = 'unvalidated', failed_validator = NULL`,
+     ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, origin = excluded.origin, split = excluded.split, ` +
+      `category = excluded.category, difficulty = excluded.difficulty, slot_id = excluded.slot_id,
+       language = excluded.language, services = excluded.services, tools = excluded.tools, version = ` +
+      `excluded.version, content_hash = excluded.content_hash,
+       spec = excluded.spec, updated_at = excluded.updated_at, validation_status = 'unvalidated', failed_validator = ` +
+      `NULL`,
   ).run(
     spec.task_id,
     spec.task_name,
@@ -47,7 +51,8 @@ export function storeTaskSpec(
   prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(spec.task_id);
   prepareCached(
     db,
-    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?)',
   ).run(spec.task_id, version, hash, o.reason ?? (prev ? 'edited spec' : `${o.origin} task`), '{}', o.now);
   return version;
 }

@@ -19,7 +19,8 @@ export const TASK_COLUMNS: ColumnMap = {
 };
 
 const COLS =
-  'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at, validation_status, failed_validator';
+  'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, ' +
+  'source_path, created_at, updated_at, validation_status, failed_validator';
 type Raw = Record<string, unknown> & { services: string; tools: string; warnings: string };
 const toRow = (r: Raw) =>
   TaskRow.parse({
@@ -54,7 +55,8 @@ export function tasksRepo(db: ReadDb) {
     fixtures(taskId: string) {
       const rows = prepareCached(
         db,
-        'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ORDER BY rowid',
+        'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ' +
+          'ORDER BY rowid',
       ).all(taskId) as {
         service: string;
         fixture_env: string;
@@ -108,11 +110,15 @@ export function tasksWriter(db: WriteDb) {
       prepareCached(db, 'DELETE FROM task_fixtures WHERE task_id = ?').run(t.taskId);
       prepareCached(
         db,
-        `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
+        `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, ` +
+          `version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
          VALUES (?, ?, 'imported', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, split = excluded.split, category = excluded.category, difficulty = excluded.difficulty,
-           language = excluded.language, services = excluded.services, tools = excluded.tools, warnings = excluded.warnings, version = excluded.version,
-           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, source_path = excluded.source_path, updated_at = excluded.updated_at,
+         ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, split = excluded.split, category = ` +
+          `excluded.category, difficulty = excluded.difficulty,
+           language = excluded.language, services = excluded.services, tools = excluded.tools, warnings = ` +
+          `excluded.warnings, version = excluded.version,
+           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, ` +
+          `source_path = excluded.source_path, updated_at = excluded.updated_at,
            validation_status = 'unvalidated', failed_validator = NULL`,
       ).run(
         t.taskId,
@@ -136,7 +142,8 @@ export function tasksWriter(db: WriteDb) {
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(t.taskId);
       const ins = prepareCached(
         db,
-        'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
       for (const f of t.fixtures)
         ins.run(t.taskId, f.service, f.env, f.setByTask ? 1 : 0, f.source, f.content, f.records);
@@ -150,7 +157,8 @@ export function tasksWriter(db: WriteDb) {
       );
       prepareCached(
         db,
-        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES ' +
+          '(?, ?, ?, ?, ?, ?)',
       ).run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
     },
     /** Replace one service's fixture text and move the task to a new version. */
@@ -171,7 +179,8 @@ export function tasksWriter(db: WriteDb) {
       // An edited task must be validated again: its status and report are of the old content.
       prepareCached(
         db,
-        "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', failed_validator = NULL WHERE task_id = ?",
+        "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', " +
+          'failed_validator = NULL WHERE task_id = ?',
       ).run(version, hash, now, taskId);
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
     },

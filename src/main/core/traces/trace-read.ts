@@ -69,7 +69,11 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
       const why = bad.ok ? 'not valid JSON' : bad.message.replace(/^.*?: not valid JSON/, 'not valid JSON');
       issues.push({
         line,
-        message: `${why}${i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim()) ? ' — the last line looks truncated (a run cut off mid-write?)' : ''}`,
+        message:
+          why +
+          (i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim())
+            ? ' — the last line looks truncated (a run cut off mid-write?)'
+            : ''),
       });
       continue;
     }
@@ -100,7 +104,8 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
       );
     if (extra.length)
       warnings.push(
-        `${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops them: ${extra.join(', ')}`,
+        `${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops ` +
+          `them: ${extra.join(', ')}`,
       );
     events.push({ line, event: parsed.data as TraceEvent });
   }

@@ -27,7 +27,8 @@ export const trajectoriesHandlers = {
     if (prev) {
       if (input.taskId && input.taskId !== prev.task_id)
         warnings.push(
-          `this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} was not applied`,
+          `this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} ` +
+            `was not applied`,
         );
       return {
         id: prev.id,
@@ -47,10 +48,12 @@ export const trajectoriesHandlers = {
       grade = g.grade;
       warnings.push(...g.warnings);
     } else warnings.push(`task ${taskId} is not in the workspace: the trajectory is stored ungraded`);
-    // Not an error: upstream's reader normalises the same things; the user should know the stored Trajectory differs in bytes.
+    // Not an error: upstream's reader normalises the same things; the user should know the stored Trajectory differs
+    // in bytes.
     if (writeTrace(t) !== input.traceJsonl)
       warnings.push(
-        'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored trajectory writes it back normalised',
+        'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored ' +
+          'trajectory writes it back normalised',
       );
     const id = trajectoriesWriter(ctx.db).insert(
       {

@@ -14,7 +14,8 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
 };
 
 const COLS =
-  'id, task_id, trace_id, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at';
+  'id, task_id, trace_id, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, ' +
+  'score, passed, graded, checks_origin, created_at';
 type Raw = Record<string, unknown> & { passed: number | null; graded: number };
 const toRow = (r: Raw) =>
   TrajectoryRow.parse({ ...r, passed: r.passed === null ? null : r.passed === 1, graded: r.graded === 1 });
@@ -81,7 +82,8 @@ export function trajectoriesWriter(db: WriteDb) {
       const g = t.grade;
       const { lastInsertRowid } = prepareCached(
         db,
-        `INSERT INTO trajectories (task_id, trace_id, content_hash, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at)
+        `INSERT INTO trajectories (task_id, trace_id, content_hash, model, source, message_count, tool_call_count, ` +
+          `char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at)
          VALUES (?, ?, ?, ?, 'trace-import', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         t.taskId,

@@ -62,7 +62,8 @@ export function validationWriter(db: WriteDb) {
       prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
       const ins = prepareCached(
         db,
-        'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
       for (const r of rounds)
         ins.run(

@@ -21,7 +21,8 @@ export const SLOT_COLUMNS: ColumnMap = {
 };
 
 const COLS =
-  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, updated_at';
+  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, ' +
+  'updated_at';
 
 /** JSON columns are parsed with zod on read: a hand-edited or damaged row fails loudly, not in the UI. */
 const toSlot = (r: SlotRow): Slot => Slot.parse({ ...r, services: JSON.parse(r.services) });
@@ -82,7 +83,8 @@ export function slotsRepo(db: ReadDb) {
 export function slotsWriter(db: WriteDb) {
   const insert = prepareCached(
     db,
-    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, @reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
+    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, ` +
+      `@reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
   );
   return {
     /** id null lets SQLite choose the next id; an explicit id restores a deleted row. */

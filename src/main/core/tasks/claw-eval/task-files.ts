@@ -58,7 +58,8 @@ export function resolveFixturePath(rel: string, loc: TaskLocation, taskId: strin
   const norm = rel.replace(/\\/g, '/');
   if (!norm.startsWith(own))
     throw new Error(
-      `fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve it against; import the repository root instead`,
+      `fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve ` +
+        `it against; import the repository root instead`,
     );
   const file = path.resolve(loc.dir, norm.slice(own.length));
   if (!file.startsWith(path.resolve(loc.dir) + path.sep))

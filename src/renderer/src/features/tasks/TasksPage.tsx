@@ -81,7 +81,10 @@ export function TasksPage() {
       const c = r.counts;
       setNotice({
         kind: errors.length ? 'error' : 'info',
-        text: `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings${errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''}`,
+        text:
+          `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ` +
+          `${c.errors} with errors, ${c.warnings} warnings` +
+          (errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''),
       });
     } catch (e) {
       setNotice({ kind: 'error', text: errorText(e) });
