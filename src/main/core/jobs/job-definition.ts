@@ -4,6 +4,8 @@ export class JobCancelled extends Error {}
 
 /** What a job's body sees inside the worker thread. */
 export type JobContext = {
+  /** The job's id (stable across resumes): a body keys what it creates on it. */
+  jobId: string;
   /** Reads at any time; writes only inside commitBatch. */
   db: ReadDb;
   now(): string;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Contract, ProcedureName } from '../../../shared/contract';
 import { generateGridJob } from '../plan/generate-grid.job';
 import { validationJob } from '../validation/validation.job';
+import { importJob } from '../trajectories/import/import.job';
 import type { JobDefinition } from './job-definition';
 
 /** Job procedures that have a body (jobs.resume restarts another job's body). */
@@ -15,6 +16,7 @@ export type JobResult<N extends JobName> = z.output<NonNullable<Contract[N]['res
 export const JOB_DEFINITIONS = {
   'plan.generateGrid': generateGridJob,
   'validation.run': validationJob,
+  'trajectories.import': importJob,
 } satisfies { [N in JobName]: JobDefinition<never, JobResult<N>> };
 
 export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]['run']>[1];

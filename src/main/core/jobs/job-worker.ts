@@ -22,6 +22,7 @@ try {
   const input = jobs.input(job.id) as never;
   jobs.setState(job.id, 'running', now(), { message: job.done > 0 ? `resuming after ${job.done}` : 'running' });
   const ctx: JobContext = {
+    jobId: job.id,
     db: readHandle(db),
     now,
     resumeFrom: job.done,
