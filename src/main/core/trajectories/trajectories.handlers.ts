@@ -131,7 +131,8 @@ export const trajectoriesHandlers = {
     try {
       found = repo.search(match, input.offset, input.limit);
     } catch (err) {
-      if (!/fts5|syntax/i.test((err as Error).message)) throw err;
+      // The statement is fixed; an SQLITE_ERROR here is the query's (unterminated string, syntax, unknown column).
+      if ((err as { code?: string }).code !== 'SQLITE_ERROR') throw err;
       throw new AppError('INVALID_INPUT', `not a valid search: ${(err as Error).message}`, [
         { path: ['query'], message: (err as Error).message },
       ]);

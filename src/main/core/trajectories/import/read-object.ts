@@ -65,8 +65,11 @@ export function readObjectMembers(fd: number, size: number, streamKey: string, m
     const streamed = key === streamKey;
     const v = scanElement(w, i, streamed ? 0 : maxRecord);
     line += v.nl;
-    if (v.end === -1)
+    if (v.end === -1) {
+      // A cut-off stream is read as far as it goes: its reader keeps the whole records and reports the cut one.
+      if (streamed) return { ok: true, header, stream: { start: startOffset, end: size, line: startLine } };
       return fail(`the value of "${key}" (from line ${startLine}) is cut off: the file looks truncated`);
+    }
     if (streamed) stream = { start: startOffset, end: w.at(v.end), line: startLine };
     else if (v.skipped)
       return fail(`the value of "${key}" is ${mb(v.skipped + v.end)}, over the ${mb(maxRecord)} limit`);
