@@ -13,6 +13,8 @@ const ROWS = 20_000;
 const ELEMENTS = 8_000;
 const badRow = (i: number) => i % 997 === 13;
 const badElement = (i: number) => i % 499 === 7;
+/** ~1 KB per row: the inputs pass 16 MB, so the import reads them in its parse helper thread. */
+const PAD = 'lorem ipsum dolor sit amet '.repeat(38);
 
 /** A JSONL of messages rows (some lines broken) and a pretty-printed JSON array of τ-bench records (some with a bad reward). */
 function writeInputs(dir: string) {
@@ -24,7 +26,7 @@ function writeInputs(dir: string) {
       trial: Math.floor(i / 500),
       reward: (i % 3) / 2,
       messages: [
-        { role: 'user', content: `row ${i}` },
+        { role: 'user', content: `row ${i} ${PAD}` },
         { role: 'assistant', content: `answer ${i}` },
       ],
     };
@@ -99,7 +101,7 @@ describe('trajectories.import survives kill -9 of the process running it', () =>
     await Promise.all(cores.map((c) => c.close()));
   });
 
-  it('killed at several points and resumed each time: nothing stored twice, nothing lost, every issue once', async () => {
+  it('killed at several points (reading in its parse helper thread) and resumed each time: nothing stored twice, nothing lost, every issue once', async () => {
     const dir = tempDir('resume-');
     const { files, bad, good } = writeInputs(dir);
     const ws = await makeWorkspaceFile();

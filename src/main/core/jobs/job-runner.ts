@@ -117,13 +117,16 @@ export class JobRunner {
 
   private spawn(id: string): void {
     const entry = this.o.workerEntry ?? defaultWorkerEntry();
+    const execArgv = this.o.workerExecArgv ?? [];
     const data: WorkerData = {
       workspacePath: this.o.workspacePath,
       jobId: id,
       clockOffsetMs: this.o.clockOffsetMs,
+      entry,
+      execArgv,
       ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
     };
-    const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
+    const worker = new Worker(entry, { workerData: data, execArgv });
     this.workers.set(id, worker);
     const job = this.repo.get(id)!;
     this.emitProgress(job);

@@ -73,7 +73,7 @@ function wholeFile(fd: number, size: number, maxRecord: number): ReadItem {
       message: `the trace is ${mb(size)}, over the ${mb(maxRecord)} limit of one record`,
       next,
     };
-  const bytes = Buffer.allocUnsafe(size);
+  const bytes = Buffer.allocUnsafeSlow(size); // not the shared pool: a parse helper transfers it
   let n = 0;
   while (n < size) {
     const got = fs.readSync(fd, bytes, n, size - n, n);

@@ -1,27 +1,14 @@
-import fs from 'node:fs';
-import type { ImportIssue } from '../../../../shared/contract/entities/trajectory-row';
 import type { JobContext, JobDefinition } from '../../jobs/job-definition';
 import type { JobResult } from '../../jobs/job-registry';
-import { JsonSyntaxError, readRecord, RecordError, TraceRecordError, type FormatContext } from '../formats';
-import { runsRepo, runsWriter, type FilePosition, type RunFile } from '../runs.repo';
+import { runsRepo, runsWriter } from '../runs.repo';
 import { supersession } from '../supersede';
 import { trajectoriesWriter } from '../trajectories-writer.repo';
-import { fileItems } from './file-items';
 import { importResult } from './import-result';
-import { prepareRecord, taskLookup, type PreparedRow } from './prepare';
-import type { Container, FileFormat } from './sniff';
+import { parseInHelper } from './parse-helper';
+import { taskLookup } from './prepare';
+import { produceFile, type FileJob, type ImportFile, type ParseMessage, type ProduceOptions } from './produce';
 
-/** A file as the start handler resolved it (a resumed job re-reads this, so it reads the same files). */
-export type ImportFile = {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  format: FileFormat | null;
-  container: Container | null;
-  collection: string;
-  /** Why the file cannot be read at all (missing, empty, unknown format). */
-  error: string | null;
-};
+export type { ImportFile } from './produce';
 
 export type ImportJobInput = {
   name: string;
@@ -36,38 +23,55 @@ export type ImportJobInput = {
 };
 
 const TABLES = ['trajectories', 'runs'];
-
-type Batch = {
-  rows: PreparedRow[];
-  issues: ImportIssue[];
-  records: number;
-  refused: number;
-  bytes: number;
-  position: FilePosition;
-};
+/** Below this much to read, a parse thread costs more to start than it saves. */
+const HELPER_MIN_BYTES = 16 * 1024 * 1024;
 
 /**
- * Imports files record by record, committing a batch (rows, issues, the file's position and counts)
- * in one transaction: killed at any point, a resumed job goes on from the last committed position,
- * so nothing is stored twice or lost. Records are read, parsed, graded and prepared outside the
- * transaction; the transaction only inserts.
+ * Imports files record by record. Reading (parse, normalise, grade, hash) runs in a parse helper
+ * thread beside this one for large imports, inline for small ones; this thread only commits. Each
+ * batch — rows, issues, the file's position and counts — commits in one transaction: killed at any
+ * point, a resumed job goes on from the last committed position, so nothing is stored twice or lost.
  */
 export const importJob: JobDefinition<ImportJobInput, JobResult<'trajectories.import'>> = {
   total: (input) => input.files.reduce((n, f) => n + Math.max(1, f.size), 0),
   run(ctx, input) {
     const runId = ensureRun(ctx, input);
-    const spec = taskLookup(ctx.db);
-    const files = runsRepo(ctx.db).files(runId);
-    let before = 0;
-    input.files.forEach((f, idx) => {
-      const state = files[idx]!;
-      if (!state.finished) importFile(ctx, input, runId, idx, f, state, before, spec);
-      before += Math.max(1, f.size);
+    const runs = runsRepo(ctx.db);
+    const states = runs.files(runId);
+    const offsets: number[] = [];
+    input.files.reduce((n, f, i) => ((offsets[i] = n), n + Math.max(1, f.size)), 0);
+    const contexts = new Map<number, number>();
+    const jobs: FileJob[] = [];
+    input.files.forEach((file, idx) => {
+      const s = states[idx]!;
+      if (s.position.contextId) contexts.set(idx, s.position.contextId);
+      if (s.finished) return;
+      const header = s.position.contextId ? runs.context(s.position.contextId) : null;
+      jobs.push({ idx, file, position: s.position, header });
     });
-    ctx.commitBatch((db) => runsWriter(db).finishRun(runId, 'done', ctx.now()), before, 'done', TABLES);
+    const o: ProduceOptions = { runId, ...pick(input) };
+    const left = jobs.reduce((n, j) => n + j.file.size - j.position.offset, 0);
+    const messages =
+      left >= HELPER_MIN_BYTES
+        ? parseInHelper(ctx, { jobs, options: o })
+        : (function* () {
+            const spec = taskLookup(ctx.db);
+            for (const j of jobs) yield* produceFile(j, o, spec);
+          })();
+    for (const m of messages) consume(ctx, input, runId, m, offsets[m.idx]!, contexts);
+    const total = importJob.total(input);
+    ctx.commitBatch((db) => runsWriter(db).finishRun(runId, 'done', ctx.now()), total, 'done', TABLES);
     return importResult(ctx.db, runId);
   },
 };
+
+const pick = (i: ImportJobInput) => ({
+  taskId: i.taskId,
+  agent: i.agent,
+  batchRecords: i.batchRecords,
+  batchBytes: i.batchBytes,
+  maxRecordBytes: i.maxRecordBytes,
+});
 
 function ensureRun(ctx: JobContext, input: ImportJobInput): number {
   const found = runsRepo(ctx.db).byJob(ctx.jobId);
@@ -95,139 +99,40 @@ function ensureRun(ctx: JobContext, input: ImportJobInput): number {
   return id;
 }
 
-function importFile(
+/** Commits one message of the reader: a τ² header (its context), or a batch with its file position. */
+function consume(
   ctx: JobContext,
   input: ImportJobInput,
   runId: number,
-  idx: number,
-  f: ImportFile,
-  state: RunFile,
+  m: ParseMessage,
   before: number,
-  spec: ReturnType<typeof taskLookup>,
+  contexts: Map<number, number>,
 ): void {
-  const n = input.files.length;
-  const fileIssue = (message: string) => {
-    const b = newBatch(state.position);
-    b.issues.push({ file: f.path, line: null, record: null, message });
-    b.refused = 1;
-    commit(ctx, runId, idx, f, b, before + Math.max(1, f.size), true, message, `file ${idx + 1} of ${n}: refused`);
-  };
-  if (f.error || !f.container || !f.format) {
-    fileIssue(f.error ?? 'unknown format');
+  const f = input.files[m.idx]!;
+  const progress = `file ${m.idx + 1} of ${input.files.length}: ${f.path}`;
+  if (m.type === 'header') {
+    const content = JSON.stringify(m.header);
+    ctx.commitBatch(
+      (db) => {
+        const w = runsWriter(db);
+        const contextId = w.saveContext('tau2-results', content);
+        contexts.set(m.idx, contextId);
+        w.advanceFile(runId, m.idx, {
+          position: { ...m.next, contextId },
+          records: 0,
+          stored: 0,
+          duplicates: 0,
+          refused: 0,
+        });
+      },
+      before,
+      progress,
+      TABLES,
+    );
     return;
   }
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(f.path);
-  } catch (err) {
-    fileIssue(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    return;
-  }
-  if (st.size !== f.size || st.mtimeMs !== f.mtimeMs) {
-    fileIssue('the file changed since the import started; import it again to read it');
-    return;
-  }
-  const fd = fs.openSync(f.path, 'r');
-  try {
-    let fctx: FormatContext = {
-      file: f.path,
-      header: state.position.contextId ? runsRepo(ctx.db).context(state.position.contextId) : null,
-    };
-    let b = newBatch(state.position);
-    let read = state.records;
-    const flush = (finished: boolean) => {
-      read += b.records;
-      const done = before + (finished ? Math.max(1, f.size) : b.position.offset);
-      commit(ctx, runId, idx, f, b, done, finished, null, `file ${idx + 1} of ${n}: ${read} records read`);
-      b = newBatch(b.position);
-    };
-    for (const item of fileItems(fd, f.size, f.container, state.position, input.maxRecordBytes)) {
-      if (item.kind === 'header') {
-        let contextId = 0;
-        const content = JSON.stringify(item.header);
-        ctx.commitBatch(
-          (db) => {
-            contextId = runsWriter(db).saveContext('tau2-results', content);
-            runsWriter(db).advanceFile(runId, idx, { ...zero(), position: { ...item.next, contextId } });
-          },
-          before,
-          `${f.path}: header read`,
-          TABLES,
-        );
-        fctx = { file: f.path, header: item.header };
-        b.position = { ...item.next, contextId };
-        continue;
-      }
-      b.records += item.record !== null ? 1 : 0;
-      b.position = { ...item.next, ...(b.position.contextId ? { contextId: b.position.contextId } : {}) };
-      if (item.kind === 'bad') {
-        b.refused++;
-        b.issues.push({ file: f.path, line: item.line, record: item.record, message: item.message });
-      } else {
-        b.bytes += item.bytes.length;
-        const text = item.bytes.toString('utf8');
-        try {
-          const normalized = readRecord(f.format, text, fctx);
-          b.rows.push(
-            prepareRecord(item.bytes, normalized, {
-              collection: f.collection,
-              runId,
-              contextId: b.position.contextId ?? null,
-              file: f.path,
-              line: item.line,
-              taskId: input.taskId,
-              agent: input.agent,
-              spec,
-            }).row,
-          );
-        } catch (err) {
-          b.refused++;
-          b.issues.push(...issuesOf(err, f.path, item.line, item.record));
-        }
-      }
-      if (b.rows.length + b.issues.length >= input.batchRecords || b.bytes >= input.batchBytes) flush(false);
-    }
-    flush(true);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-const zero = () => ({ records: 0, stored: 0, duplicates: 0, refused: 0 });
-const newBatch = (position: FilePosition): Batch => ({
-  rows: [],
-  issues: [],
-  records: 0,
-  refused: 0,
-  bytes: 0,
-  position,
-});
-
-/** A record's refusal as issues: one per bad trace line, else one naming the field (JSON errors on their own line). */
-function issuesOf(err: unknown, file: string, line: number, record: number | null): ImportIssue[] {
-  if (err instanceof TraceRecordError) {
-    const shown = err.issues.map((i) => ({ file, line: i.line, record, message: i.message }));
-    const more = err.count - err.issues.length;
-    if (more > 0) shown.push({ file, line, record, message: `${more} further bad lines in this trace (not listed)` });
-    return shown;
-  }
-  if (err instanceof JsonSyntaxError)
-    return [{ file, line: line + err.lineInRecord - 1, record, message: err.message }];
-  if (err instanceof RecordError) return [{ file, line, record, message: err.message }];
-  throw err;
-}
-
-function commit(
-  ctx: JobContext,
-  runId: number,
-  idx: number,
-  f: ImportFile,
-  b: Batch,
-  done: number,
-  finished: boolean,
-  error: string | null,
-  progress: string,
-): void {
+  const contextId = contexts.get(m.idx);
+  const done = before + (m.finished ? Math.max(1, f.size) : m.position.offset);
   ctx.commitBatch(
     (db) => {
       const w = trajectoriesWriter(db);
@@ -236,22 +141,22 @@ function commit(
       let stored = 0;
       let duplicates = 0;
       const tasks = new Set<string>();
-      for (const r of b.rows) {
-        if (w.insert(r, now).duplicate) duplicates++;
+      for (const r of m.rows) {
+        if (w.insert(contextId ? { ...r, contextId } : r, now).duplicate) duplicates++;
         else {
           stored++;
           tasks.add(r.taskId);
         }
       }
-      for (const i of b.issues) runs.addIssue(runId, i, now);
-      runs.advanceFile(runId, idx, {
-        position: b.position,
-        records: b.records,
+      for (const i of m.issues) runs.addIssue(runId, i, now);
+      runs.advanceFile(runId, m.idx, {
+        position: contextId ? { ...m.position, contextId } : m.position,
+        records: m.records,
         stored,
         duplicates,
-        refused: b.refused,
-        finished,
-        error,
+        refused: m.refused,
+        finished: m.finished,
+        error: m.error,
       });
       if (tasks.size) supersession(db).afterInsert(f.collection, tasks);
     },

@@ -16,11 +16,16 @@ export type ReadItem =
       stop?: boolean;
     };
 
-/** A record's bytes, copied out of the window, or why they are not text. */
+/**
+ * A record's bytes, copied out of the window into memory of its own (never Node's shared pool, so
+ * a parse helper can transfer it to the writer thread without a copy), or why they are not text.
+ */
 export function recordBytes(buf: Buffer, from: number, to: number): Buffer | string {
   const view = buf.subarray(from, to);
   if (!isUtf8(view)) return `invalid UTF-8 at byte ${firstInvalidUtf8(view) + 1} of the record`;
-  return Buffer.from(view);
+  const own = Buffer.allocUnsafeSlow(view.length);
+  view.copy(own);
+  return own;
 }
 
 /**
