@@ -259,7 +259,8 @@ async function main() {
   );
   const tmp = tempDir('coworkenv-traj-bench-');
   try {
-    if (hasCorpus) await importPart(tmp.dir);
+    if (N === 0) console.log('import skipped (BENCH_TRAJECTORIES=0)');
+    else if (hasCorpus) await importPart(tmp.dir);
     else
       emit({
         bench: BENCH,
