@@ -144,7 +144,7 @@ export function trajectoryFromEvents(
             `trace_id ${event.trace_id} differs from the trace_start's ${start.trace_id} (line ` +
             `${start.line}); one trace per file`,
         });
-  if (issues.length) throw new TraceError(issues.sort((a, b) => a.line - b.line).slice(0, 50), source);
+  if (issues.length) throw new TraceError(issues.sort((a, b) => a.line - b.line).slice(0, 50), source, issues.length);
   const s = start!;
   if (!end) warnings.push(`${source}: no trace_end event — the run may have been cut short`);
   const trajectory: Trajectory = {
