@@ -3,7 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
 import { inventoryService } from '../../src/main/core/services/inventory/inventory.service';
-import { dumpsPy, parsePyJson, PyFloat, toPlain, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import {
+  dumpsPy,
+  parsePyJson,
+  PyFloat,
+  toPlain,
+  type PyObject,
+  type PyValue,
+} from '../../src/main/core/services/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
 import { corpusFixtureFiles as fixtureFiles } from '../helpers/corpus-fixtures';
@@ -127,7 +134,9 @@ describe('inventory: record schema', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const f of files)
       for (const r of parsePyJson(fs.readFileSync(f, 'utf8')) as PyValue[])
-        expect(inventoryService.recordSchema.safeParse(toPlain(r)).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(true);
+        expect(inventoryService.recordSchema.safeParse(toPlain(r)).success, `${f} ${dumpsPy(r).slice(0, 80)}`).toBe(
+          true,
+        );
   });
 
   it('requires product_id, name and category only', () => {

@@ -84,7 +84,9 @@ export const planContract = {
       changes: z.array(SlotChange),
       slots: z.array(Slot),
       skipped: z
-        .array(z.object({ id: SlotId, field: SlotFieldName, current: z.unknown(), reason: z.enum(['changed', 'deleted']) }))
+        .array(
+          z.object({ id: SlotId, field: SlotFieldName, current: z.unknown(), reason: z.enum(['changed', 'deleted']) }),
+        )
         .default([]),
     }),
   }),

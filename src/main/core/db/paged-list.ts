@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { compilePage, compileWhere, enumRank, preferScan, type ColumnMap, type GridFilter, type PageQuery, type QuickSearch } from './sql-filter';
+import {
+  compilePage,
+  compileWhere,
+  enumRank,
+  preferScan,
+  type ColumnMap,
+  type GridFilter,
+  type PageQuery,
+  type QuickSearch,
+} from './sql-filter';
 import { prepareCached, type ReadDb, type WriteDb } from './sqlite';
 
 /** What a grid's repository declares once: its table, the grid's columns, the primary key and the row shape. */
@@ -149,7 +158,10 @@ export function restoreDeleted(db: WriteDb, t: Table, batch: string): { restored
     db,
     `INSERT OR IGNORE INTO ${t.table} (${cols.join(', ')}) SELECT ${cols.map((c) => `row ->> '$.${c}'`).join(', ')} FROM grid_trash WHERE batch = ? AND table_name = ?`,
   ).run(batch, t.table).changes;
-  const inBatch = count(db, 'SELECT count(*) AS n FROM grid_trash WHERE batch = ? AND table_name = ?', [batch, t.table]);
+  const inBatch = count(db, 'SELECT count(*) AS n FROM grid_trash WHERE batch = ? AND table_name = ?', [
+    batch,
+    t.table,
+  ]);
   prepareCached(db, 'DELETE FROM grid_trash WHERE batch = ? AND table_name = ?').run(batch, t.table);
   return { restored, conflicts: inBatch - restored };
 }

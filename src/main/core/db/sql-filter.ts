@@ -11,7 +11,10 @@ export type ColumnKind = 'text' | 'number' | 'list';
  * `order` is an enum's declared order (easy, medium, hard): sorts follow it, not the alphabet. The
  * sort expression is `enumRank(sql, order)`; an index on that exact text (migration 0010) serves it.
  */
-export type ColumnMap = Record<string, { sql: string; kind: ColumnKind; selective?: boolean; order?: readonly string[] }>;
+export type ColumnMap = Record<
+  string,
+  { sql: string; kind: ColumnKind; selective?: boolean; order?: readonly string[] }
+>;
 type Column = ColumnMap[string];
 
 /** How a grid's quick search reads its rows: LIKE over text columns, and an FTS5 table for large text. */

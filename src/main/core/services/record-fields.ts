@@ -70,8 +70,7 @@ export function describeField(schema: z.ZodType): FieldInfo {
   if (meta) return { ...meta, nullable };
   const type = defOf(s).type;
   const basic: Record<string, FieldType> = { string: 'string', number: 'number', boolean: 'boolean', array: 'list' };
-  if (type === 'enum')
-    return { type: 'enum', nullable, values: (s as unknown as { options: string[] }).options };
+  if (type === 'enum') return { type: 'enum', nullable, values: (s as unknown as { options: string[] }).options };
   return { type: basic[type] ?? 'json', nullable };
 }
 

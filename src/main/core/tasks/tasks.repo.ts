@@ -86,6 +86,14 @@ export function tasksRepo(db: ReadDb) {
         'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC',
       ).all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
     },
+    /** The fixture texts a version had ({env: text}), or undefined when there is no such version. */
+    versionFixtures(taskId: string, version: number): Record<string, string> | undefined {
+      const r = prepareCached(db, 'SELECT fixtures FROM task_versions WHERE task_id = ? AND version = ?').get(
+        taskId,
+        version,
+      ) as { fixtures: string } | undefined;
+      return r ? (JSON.parse(r.fixtures) as Record<string, string>) : undefined;
+    },
     /** Validation status per existing task id (ids that are gone are absent). */
     statuses(ids: readonly string[]): Map<string, string> {
       const q = prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?');

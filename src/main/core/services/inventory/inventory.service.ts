@@ -25,7 +25,15 @@ const ProductRecord = z.looseObject({
   quantity: count().optional(),
   reorder_level: count().optional(),
   unit_price: amount(0).optional(),
-  status: oneOf(['normal', 'low_stock', 'critical', 'out_of_stock', 'backordered', 'overstocked', 'discontinued']).optional(),
+  status: oneOf([
+    'normal',
+    'low_stock',
+    'critical',
+    'out_of_stock',
+    'backordered',
+    'overstocked',
+    'discontinued',
+  ]).optional(),
 });
 
 type State = { products: PyObject[] };
