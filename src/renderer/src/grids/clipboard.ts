@@ -15,3 +15,17 @@ export const cellText = (v: unknown): string =>
 export function rangeTsv<Row>(b: Bounds, rows: Row[], text: (row: Row, col: string) => string): string {
   return toTsv(rows.map((r) => b.cols.map((c) => text(r, c))));
 }
+
+/**
+ * Writes text after the copy event is over (a range that needed rows fetched first). The async
+ * Clipboard API needs focus and permission; the text is also kept on window.__lastCopy for tests.
+ */
+export async function copyLater(text: string): Promise<boolean> {
+  (window as unknown as { __lastCopy?: string }).__lastCopy = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

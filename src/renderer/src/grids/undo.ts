@@ -15,6 +15,10 @@ type UndoState = {
 };
 
 const LIMIT = 100;
+const NONE: UndoEntry[] = [];
+
+/** A grid's undo stack for rendering. (A selector must answer the same array when nothing changed: zustand 5.) */
+export const useUndoStack = (grid: string) => useUndoStore((s) => s.stacks[grid] ?? NONE);
 
 export const useUndoStore = create<UndoState>((set, get) => ({
   stacks: {},

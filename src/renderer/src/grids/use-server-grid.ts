@@ -198,20 +198,22 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
       setSelection(r.ids);
       return r.ids.length;
     },
-    /** Rows [from, to] as the grid shows them now (sort, filters, quick search), for a range copy. */
-    async rowsAt(from: number, to: number): Promise<Row[]> {
+    /** Rows [from, to] if every one is loaded in the grid's cache (a copy can then answer at once), else null. */
+    loadedRows(from: number, to: number): Row[] | null {
       const api = apiRef.current;
       const out: Row[] = [];
-      let allLoaded = true;
       for (let i = from; i <= to; i++) {
         const d = api?.getDisplayedRowAtIndex(i)?.data;
-        if (!d) {
-          allLoaded = false;
-          break;
-        }
+        if (!d) return null;
         out.push(d);
       }
-      if (allLoaded) return out;
+      return out;
+    },
+    /** Rows [from, to] as the grid shows them now (sort, filters, quick search), for a range copy or fill. */
+    async rowsAt(from: number, to: number): Promise<Row[]> {
+      const api = apiRef.current;
+      const loaded = this.loadedRows(from, to);
+      if (loaded) return loaded;
       const sort = (api?.getColumnState() ?? [])
         .filter((c) => c.sort)
         .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))

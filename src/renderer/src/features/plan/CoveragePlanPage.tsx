@@ -4,12 +4,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { SlotFields, type Slot, type SlotField } from '../../../../shared/contract/entities/slot';
 import { call } from '../../api/client';
 import '../../grids/ag-modules';
+import { copyLater } from '../../grids/clipboard';
 import { ColumnsMenu } from '../../grids/ColumnsMenu';
 import { HEADERS, planColumns } from '../../grids/plan.columns';
 import { QuickSearch } from '../../grids/QuickSearch';
 import { StatusBar } from '../../grids/StatusBar';
 import { gridTheme } from '../../grids/theme';
-import { undoLast, useUndoStore } from '../../grids/undo';
+import { undoLast, useUndoStack } from '../../grids/undo';
 import { useGridKeys } from '../../grids/use-grid-keys';
 import { useServerGrid, type GridFilter } from '../../grids/use-server-grid';
 import { usePlanStore } from '../../stores/plan.store';
@@ -34,10 +35,12 @@ const ROW_SELECTION = {
   headerCheckbox: false,
   enableClickSelection: false,
 } as const;
+/** The checkbox column stays at the left edge, before the pinned id columns. */
+const SELECTION_COL = { pinned: 'left' } as const;
 
 export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   const { notice, cellErrors, notify } = usePlanStore();
-  const undo = useUndoStore((s) => s.stacks[PLAN_GRID] ?? []);
+  const undo = useUndoStack(PLAN_GRID);
   const [showGenerate, setShowGenerate] = useState(false);
   const [filter, setFilter] = useState<GridFilter>({ filters: [] });
   const g = useServerGrid<Slot, number>({
@@ -106,18 +109,25 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   };
   const onCopy = (e: React.ClipboardEvent) => {
     if (g.api()?.getEditingCells().length) return;
+    const text = copyText(g);
+    if (text === undefined) return;
     e.preventDefault();
-    const data = e.clipboardData;
-    void copyText(g).then((text) => {
-      if (text === undefined) return;
-      // The async range read lost the event's clipboard: write through the Clipboard API then.
-      try {
-        data.setData('text/plain', text);
-      } catch {}
-      void navigator.clipboard?.writeText(text).catch(() => {});
-      (window as unknown as { __lastCopy?: string }).__lastCopy = text;
+    if (typeof text === 'string') {
+      e.clipboardData.setData('text/plain', text);
       notify({ kind: 'info', text: `Copied ${text.split('\n').length} row(s) as TSV` });
-    });
+      return;
+    }
+    // Rows beyond the loaded blocks are read first; the event's clipboard is gone by then.
+    notify({ kind: 'info', text: 'Copying…' });
+    void text.then((t) =>
+      copyLater(t).then((ok) =>
+        notify(
+          ok
+            ? { kind: 'info', text: `Copied ${t.split('\n').length} row(s) as TSV` }
+            : { kind: 'error', text: 'The clipboard refused the copy' },
+        ),
+      ),
+    );
   };
   const onPaste = (e: React.ClipboardEvent) => {
     if (g.api()?.getEditingCells().length) return;
@@ -197,6 +207,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
           {...g.gridProps}
           onFilterChanged={() => (g.gridProps.onFilterChanged(), onFilterChanged())}
           rowSelection={ROW_SELECTION}
+          selectionColumnDef={SELECTION_COL}
           stopEditingWhenCellsLoseFocus
           enterNavigatesVertically
           enterNavigatesVerticallyAfterEdit

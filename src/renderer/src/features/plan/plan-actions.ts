@@ -116,10 +116,18 @@ export async function saveCell(g: Grid, id: number, field: SlotField, value: unk
 
 const slotText = (s: Slot, f: string) => cellText((s as Record<string, unknown>)[f]);
 
-/** Copy: a cell range as TSV; else the checked rows with a header row; else the focused cell. */
-export async function copyText(g: Grid): Promise<string | undefined> {
+/**
+ * Copy: a cell range as TSV; else the checked rows with a header row; else the focused cell.
+ * Answers at once when the rows are loaded; a range reaching unloaded rows answers a promise.
+ */
+export function copyText(g: Grid): string | undefined | Promise<string> {
   const b = g.range.bounds();
-  if (b && isMulti(b)) return rangeTsv(b, await g.rowsAt(b.top, b.bottom), slotText);
+  if (b && isMulti(b)) {
+    const loaded = g.loadedRows(b.top, b.bottom);
+    return loaded
+      ? rangeTsv(b, loaded, slotText)
+      : g.rowsAt(b.top, b.bottom).then((rows) => rangeTsv(b, rows, slotText));
+  }
   const api = g.api();
   if (!api) return undefined;
   const rows: Slot[] = [];

@@ -8,7 +8,7 @@ import { isMulti } from '../../grids/range';
 import { SelectEditor } from '../../grids/SelectEditor';
 import { StatusBar, type Notice } from '../../grids/StatusBar';
 import { smallGridTheme } from '../../grids/theme';
-import { undoLast, useUndoStore } from '../../grids/undo';
+import { undoLast, useUndoStack, useUndoStore } from '../../grids/undo';
 import { useGridKeys } from '../../grids/use-grid-keys';
 import { useRange } from '../../grids/use-range';
 
@@ -72,7 +72,7 @@ export function FixtureGrid({
   const getApi = useCallback(() => apiRef.current as GridApi | null, []);
   const range = useRange(getApi);
   const undoId = `fixture:${taskId}:${fixtureEnv}`;
-  const undo = useUndoStore((s) => s.stacks[undoId] ?? []);
+  const undo = useUndoStack(undoId);
 
   const load = useCallback(
     () =>

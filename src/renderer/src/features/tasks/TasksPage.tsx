@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import type { TaskRow } from '../../../../shared/contract/entities/task';
 import { call, errorText } from '../../api/client';
 import '../../grids/ag-modules';
-import { cellText, rangeTsv } from '../../grids/clipboard';
+import { cellText, copyLater, rangeTsv } from '../../grids/clipboard';
 import { ColumnsMenu } from '../../grids/ColumnsMenu';
 import { QuickSearch } from '../../grids/QuickSearch';
 import { isMulti } from '../../grids/range';
@@ -22,6 +22,8 @@ const ROW_SELECTION = {
   headerCheckbox: false,
   enableClickSelection: false,
 } as const;
+/** The checkbox column stays at the left edge, before the pinned id columns. */
+const SELECTION_COL = { pinned: 'left' } as const;
 const DEFAULT_COL = { sortable: true, resizable: true };
 
 /** Imported (later: generated) tasks; sort, filters and search run in SQL; Enter or a click opens the task (its own URL). */
@@ -75,16 +77,17 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
     const b = g.range.bounds();
     if (!b || !isMulti(b)) return;
     e.preventDefault();
-    const data = e.clipboardData;
-    void g.rowsAt(b.top, b.bottom).then((rows) => {
-      const text = rangeTsv(b, rows, (r, c) => cellText((r as Record<string, unknown>)[c]));
-      try {
-        data.setData('text/plain', text);
-      } catch {}
-      void navigator.clipboard?.writeText(text).catch(() => {});
-      (window as unknown as { __lastCopy?: string }).__lastCopy = text;
-      setNotice({ kind: 'info', text: `Copied ${rows.length} row(s) as TSV` });
-    });
+    const tsv = (rows: TaskRow[]) => rangeTsv(b, rows, (r, c) => cellText((r as Record<string, unknown>)[c]));
+    const loaded = g.loadedRows(b.top, b.bottom);
+    if (loaded) {
+      e.clipboardData.setData('text/plain', tsv(loaded));
+      setNotice({ kind: 'info', text: `Copied ${loaded.length} row(s) as TSV` });
+    } else
+      void g
+        .rowsAt(b.top, b.bottom)
+        .then((rows) =>
+          copyLater(tsv(rows)).then(() => setNotice({ kind: 'info', text: `Copied ${rows.length} row(s) as TSV` })),
+        );
   };
   const onCellKeyDown = (e: CellKeyDownEvent<TaskRow>) => {
     const ev = e.event as KeyboardEvent | undefined;
@@ -157,6 +160,7 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
             }}
             onCellKeyDown={onCellKeyDown}
             rowSelection={ROW_SELECTION}
+            selectionColumnDef={SELECTION_COL}
           />
           {g.total === 0 && (
             <div className="empty-state" data-testid="empty-state">
