@@ -21,6 +21,10 @@ export function App() {
   const route = useRoute();
   const { workspace, setWorkspace, jobProgress } = useAppStore();
   useEffect(() => onEvent('job.progress', jobProgress), [jobProgress]);
+  // The first page gets its URL too, so Back from another page returns to it.
+  useEffect(() => {
+    if (!window.location.hash.startsWith('#/')) navigate(route, true);
+  }, [route]);
   useEffect(() => {
     call('workspace.info', {}).then(
       (i) => setWorkspace(i.path),

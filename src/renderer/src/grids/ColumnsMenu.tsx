@@ -4,6 +4,7 @@ import { useState } from 'react';
 /** Show or hide columns (kept with the grid's layout, per workspace). */
 export function ColumnsMenu({ api }: { api: () => GridApi | null }) {
   const [open, setOpen] = useState(false);
+  const [, redraw] = useState(0);
   const cols = open ? (api()?.getColumns() ?? []).filter((c) => !c.getColId().startsWith('ag-Grid-')) : [];
   return (
     <span className="columns-menu">
@@ -19,8 +20,7 @@ export function ColumnsMenu({ api }: { api: () => GridApi | null }) {
                 checked={c.isVisible()}
                 onChange={(e) => {
                   api()?.setColumnsVisible([c.getColId()], e.target.checked);
-                  setOpen(false);
-                  setOpen(true);
+                  redraw((n) => n + 1);
                 }}
               />{' '}
               {c.getColDef().headerName ?? c.getColId()}

@@ -1,6 +1,15 @@
-import type { CellFocusedEvent, CellMouseDownEvent, CellMouseOverEvent, Column, GridApi } from 'ag-grid-community';
+import type {
+  CellFocusedEvent,
+  CellKeyDownEvent,
+  CellMouseDownEvent,
+  CellMouseOverEvent,
+  Column,
+  GridApi,
+} from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { all, bounds, cellCount, contains, type Bounds, type Range } from './range';
+
+const STEP = { ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1] } as const;
 
 /** Columns a range can span: displayed data columns (not the selection checkbox). */
 export function rangeColumns(api: GridApi): string[] {
@@ -56,6 +65,20 @@ export function useRange(getApi: () => GridApi | null) {
 
   const props = useMemo(
     () => ({
+      /** Shift+arrow: ag-grid community does not move the focus then, so the range moves it itself. */
+      onCellKeyDown: (e: CellKeyDownEvent) => {
+        const ev = e.event as KeyboardEvent | undefined;
+        const r = range.current;
+        if (!ev?.shiftKey || ev.ctrlKey || ev.metaKey || !(ev.key in STEP) || !r || e.api.getEditingCells().length)
+          return;
+        const cols = rangeColumns(e.api);
+        const [dr, dc] = STEP[ev.key as keyof typeof STEP];
+        const row = Math.min(Math.max(0, r.focus.row + dr), e.api.getDisplayedRowCount() - 1);
+        const col = cols[Math.min(Math.max(0, cols.indexOf(r.focus.col) + dc), cols.length - 1)]!;
+        ev.preventDefault();
+        set({ anchor: r.anchor, focus: { row, col } });
+        e.api.ensureIndexVisible(row);
+      },
       onCellMouseDown: (e: CellMouseDownEvent) => {
         const ev = e.event as MouseEvent | undefined;
         if (e.rowIndex === null || (ev && ev.button !== 0)) return;

@@ -48,7 +48,7 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
   const [selectedCount, setSelectedCount] = useState(0);
   const syncing = useRef(false);
   const pendingRefresh = useRef(false);
-  const getApi = useCallback(() => apiRef.current as GridApi | null, []);
+  const getApi = useCallback(() => (apiRef.current?.isDestroyed() ? null : (apiRef.current as GridApi | null)), []);
   const range = useRange(getApi);
 
   const filter = useCallback(
@@ -97,7 +97,8 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
 
   const refresh = useCallback(() => {
     const api = apiRef.current;
-    if (!api) return;
+    // A change can arrive while the page is being left: a destroyed grid answers undefined to everything.
+    if (!api || api.isDestroyed()) return;
     if (api.getEditingCells().length) pendingRefresh.current = true;
     else api.refreshInfiniteCache();
   }, []);
@@ -174,7 +175,7 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
 
   return {
     gridProps,
-    api: () => apiRef.current,
+    api: () => (apiRef.current?.isDestroyed() ? null : apiRef.current),
     range,
     total: counts.total,
     unfiltered: counts.unfiltered,

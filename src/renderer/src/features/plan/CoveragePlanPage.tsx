@@ -43,6 +43,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   const undo = useUndoStack(PLAN_GRID);
   const [showGenerate, setShowGenerate] = useState(false);
   const [filter, setFilter] = useState<GridFilter>({ filters: [] });
+  // (the saved filter and search are read back from the grid once its first rows are in)
   const g = useServerGrid<Slot, number>({
     gridId: 'plan',
     workspace,
@@ -206,6 +207,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
           defaultColDef={DEFAULT_COL}
           {...g.gridProps}
           onFilterChanged={() => (g.gridProps.onFilterChanged(), onFilterChanged())}
+          onFirstDataRendered={onFilterChanged}
           rowSelection={ROW_SELECTION}
           selectionColumnDef={SELECTION_COL}
           stopEditingWhenCellsLoseFocus

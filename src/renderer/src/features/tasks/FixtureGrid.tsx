@@ -69,7 +69,7 @@ export function FixtureGrid({
   const errorsRef = useRef(errors);
   errorsRef.current = errors;
   const apiRef = useRef<GridApi<Row> | null>(null);
-  const getApi = useCallback(() => apiRef.current as GridApi | null, []);
+  const getApi = useCallback(() => (apiRef.current?.isDestroyed() ? null : (apiRef.current as GridApi | null)), []);
   const range = useRange(getApi);
   const undoId = `fixture:${taskId}:${fixtureEnv}`;
   const undo = useUndoStack(undoId);

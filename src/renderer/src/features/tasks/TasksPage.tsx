@@ -90,6 +90,7 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
         );
   };
   const onCellKeyDown = (e: CellKeyDownEvent<TaskRow>) => {
+    g.gridProps.onCellKeyDown(e);
     const ev = e.event as KeyboardEvent | undefined;
     if (ev?.key === 'Enter' && e.data) open(e.data.task_id);
   };
