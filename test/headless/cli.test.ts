@@ -28,7 +28,7 @@ describe('exit codes', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error INVALID_INPUT: .*\n {2}edits\.0\.id: slot 1 not found\n$/);
+    expect(r.stderr).toMatch(/^error INVALID_INPUT: .*\n {2}edits\.0\.id: slot 1 was deleted by another writer\n$/);
     const j = await runCliCaptured(['--json', '--workspace', ws, 'call', 'plan.get', '--input', '{"id": 1}']);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });

@@ -74,10 +74,26 @@ const DEFECTS: [string, (t: AnyObj) => void, string, string, RegExp, string[]][]
   ],
   [
     'a record with a wrong field type',
-    (t) => void (t.services[1].records[0].priority = 3),
+    (t) => void (t.services[1].records[0].title = 3),
+    'services_records',
+    'services.1.records.0.title',
+    /expected string, received number/,
+    ['services_records'],
+  ],
+  [
+    'a record whose enum field is outside its list',
+    (t) => void (t.services[1].records[0].priority = 'whenever'),
     'services_records',
     'services.1.records.0.priority',
-    /expected string, received number/,
+    /one of "" \(empty\), low, medium, high/,
+    ['services_records'],
+  ],
+  [
+    'two records with the same key',
+    (t) => void t.services[1].records.push({ ...t.services[1].records[0] }),
+    'services_records',
+    'services.1.records.2.ticket_id',
+    /duplicate ticket_id "TK-/,
     ['services_records'],
   ],
   [

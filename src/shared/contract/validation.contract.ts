@@ -23,6 +23,8 @@ export const Verdict = z.object({
 export type Verdict = z.infer<typeof Verdict>;
 
 export const ValidationRound = z.object({
+  /** The task version this round validated (rounds of earlier versions are kept as history). */
+  version: z.number().int(),
   round: z.number().int(),
   valid: z.boolean(),
   verdicts: z.array(Verdict),

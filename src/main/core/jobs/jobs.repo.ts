@@ -1,15 +1,16 @@
 import { Job } from '../../../shared/contract/jobs.contract';
 import { prepareCached, readHandle, type Db, type ReadDb } from '../db/sqlite';
 
-type JobRow = Omit<Job, 'result'> & {
+type JobRow = Omit<Job, 'result' | 'input'> & {
   result: string | null;
   input: string;
   cancel_requested: number;
   owner: string | null;
 };
 
-const COLS = 'id, name, state, done, total, message, error, result, created_at, updated_at';
-const toJob = (r: JobRow): Job => Job.parse({ ...r, result: r.result === null ? null : JSON.parse(r.result) });
+const COLS = 'id, name, state, done, total, message, error, input, result, created_at, updated_at';
+const toJob = (r: JobRow): Job =>
+  Job.parse({ ...r, input: JSON.parse(r.input), result: r.result === null ? null : JSON.parse(r.result) });
 
 /** Reading jobs: handlers and the job runner. */
 export function jobsRepo(db: ReadDb) {

@@ -9,9 +9,9 @@ export const TASK_COLUMNS: ColumnMap = {
   name: { sql: 'name', kind: 'text' },
   split: { sql: 'split', kind: 'text', selective: false },
   category: { sql: 'category', kind: 'text' },
-  difficulty: { sql: 'difficulty', kind: 'text', selective: false },
+  difficulty: { sql: 'difficulty', kind: 'text', selective: false, order: ['easy', 'medium', 'hard'] },
   language: { sql: 'language', kind: 'text', selective: false },
-  services: { sql: 'services', kind: 'text' },
+  services: { sql: 'services', kind: 'list' },
   version: { sql: 'version', kind: 'number' },
   updated_at: { sql: 'updated_at', kind: 'text' },
   validation_status: { sql: 'validation_status', kind: 'text', selective: false },
@@ -37,6 +37,8 @@ export const TASK_TABLE: PagedTable<TaskRow, Raw> = {
   pk: 'task_id',
   select: COLS,
   toRow,
+  // Names and prompts are long and often Chinese: an FTS5 trigram index (migration 0010) reads them.
+  search: { like: ['task_id', 'category'], fts: { table: 'tasks_fts', columns: ['name', 'prompt'] } },
 };
 
 export function tasksRepo(db: ReadDb) {
@@ -85,6 +87,14 @@ export function tasksRepo(db: ReadDb) {
         db,
         'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC',
       ).all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
+    },
+    /** The fixture texts a version had ({env: text}), or undefined when there is no such version. */
+    versionFixtures(taskId: string, version: number): Record<string, string> | undefined {
+      const r = prepareCached(db, 'SELECT fixtures FROM task_versions WHERE task_id = ? AND version = ?').get(
+        taskId,
+        version,
+      ) as { fixtures: string } | undefined;
+      return r ? (JSON.parse(r.fixtures) as Record<string, string>) : undefined;
     },
     /** Validation status per existing task id (ids that are gone are absent). */
     statuses(ids: readonly string[]): Map<string, string> {
@@ -138,8 +148,8 @@ export function tasksWriter(db: WriteDb) {
         createdAt,
         now,
       );
-      // Called only when the content changed: the last validation no longer describes this task.
-      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(t.taskId);
+      // Called only when the content changed: status goes back to unvalidated (above); earlier
+      // versions' reports stay as history.
       const ins = prepareCached(
         db,
         'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) ' +
@@ -176,13 +186,13 @@ export function tasksWriter(db: WriteDb) {
         db,
         'UPDATE task_fixtures SET content = ?, records = ? WHERE task_id = ? AND service = ? AND fixture_env = ?',
       ).run(content, records, taskId, service, env);
-      // An edited task must be validated again: its status and report are of the old content.
+      // An edited task must be validated again: its status is of the old content (the old
+      // version's report stays, as history).
       prepareCached(
         db,
         "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', " +
           'failed_validator = NULL WHERE task_id = ?',
       ).run(version, hash, now, taskId);
-      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
     },
   };
 }
