@@ -202,7 +202,7 @@ export function tau2SftRows(): { t: Trajectory; line: string }[] {
     .split('\n')
     .filter((l) => l.trim());
   return lines.map((line, i) => {
-    const row = parsePyJson(line) as { messages: RawMsg[]; tools: PyObject[] };
+    const row = parsePyJson(line) as { messages: RawMsg[]; tools: PyObject[]; parallel_tool_calls?: boolean };
     const names = new Map<string, string>();
     const messages = row.messages.map((m): Message => {
       if (m.role === 'system') return { role: 'system', content: m.content ?? '' };
@@ -221,6 +221,7 @@ export function tau2SftRows(): { t: Trajectory; line: string }[] {
     return {
       t: {
         ...base(id, `sft-${i}`, 'openai-ft-jsonl', TAU2_SFT_FILE),
+        metadata: row.parallel_tool_calls === undefined ? {} : { parallel_tool_calls: row.parallel_tool_calls },
         tools: row.tools,
         messages,
         reward: null,

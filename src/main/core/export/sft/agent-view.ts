@@ -32,6 +32,8 @@ export type AgentView = {
   counts: { messages: number; toolCalls: number; chars: number; maxParallel: number };
   /** A user message with text, followed later by an assistant message with text or a call (§6.2). */
   usable: boolean;
+  /** The source's own parallel_tool_calls (an OpenAI-FT import keeps it in metadata, §2.3 quirk 4). */
+  parallelToolCalls: boolean | null;
   /** The first problem that keeps the record out of every dialect (null: none). */
   problem: ViewProblem | null;
 };
@@ -159,6 +161,7 @@ export function projectAgentView(t: Trajectory, o: ViewOptions): AgentView {
     tools: toolList,
     counts: { messages: messages.length + (system === null ? 0 : 1), toolCalls, chars, maxParallel },
     usable: isUsable(messages),
+    parallelToolCalls: typeof t.metadata.parallel_tool_calls === 'boolean' ? t.metadata.parallel_tool_calls : null,
     problem,
   };
 }

@@ -39,9 +39,10 @@ export const openaiDialect: DialectSpec<OpenAiRow> = {
     const row: OpenAiRow = { messages };
     if (v.tools.length) {
       row.tools = v.tools as unknown as PyValue[];
-      // Per row, not per file ([ours], deviating from §3.2's file-wide rule): it is a per-example field, and
-      // a row that makes parallel calls must say true; one that makes none says false.
-      row.parallel_tool_calls = v.counts.maxParallel > 1;
+      // The source's own value when it has one (an OpenAI-FT import re-emits it, §2.3); otherwise per row, not per
+      // file ([ours], deviating from §3.2's file-wide rule, which would need a second pass over the bodies): a row
+      // that makes parallel calls says true, one that makes none says false. Lint refuses false with parallel calls.
+      row.parallel_tool_calls = v.parallelToolCalls ?? v.counts.maxParallel > 1;
     }
     return { ok: true, row, warnings: [] };
   },
