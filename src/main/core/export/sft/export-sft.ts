@@ -9,11 +9,12 @@ import {
   type SftReport,
 } from '../../../../shared/contract/entities/export';
 import { AppError } from '../../lib/errors';
-import { dumpsCompact, type PyValue } from '../../services/pyjson';
+import type { PyValue } from '../../services/pyjson';
 import { DIALECTS, dataFileOf, loadingNotes } from './dialects';
 import { openExportFolder, ioError } from './export-folder';
 import { HashedFile } from './hashed-file';
 import { JsonArrayPart } from './json-compose';
+import { jsonLine } from './json-line';
 import type { SftRecord } from './preselect';
 import { ReportBuilder } from './report';
 import { type Emitted, runSelection, type SftProgress } from './sft-engine';
@@ -40,7 +41,8 @@ export function parseSftOptions(options: SftOptionsInput | undefined): SftOption
   throw new AppError('INVALID_INPUT', `options.${i.path.join('.')}: ${i.message}`);
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+const NEWLINE = Buffer.from('\n');
 
 /**
  * Selects, converts, lints and writes one SFT export (formats.md §3, §6) into `outDir`: the data
@@ -95,8 +97,10 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
       writeVerlParquet(data, pulled, o, `${tool.name} ${tool.version}`);
     } else
       for (const e of rows) {
-        const line = dumpsCompact(e.row as PyValue);
-        data.write(`${line}\n`);
+        // Encoded once: the same bytes are hashed for the record and appended to the (hashed) file.
+        const line = Buffer.from(jsonLine(e.row as PyValue), 'utf8');
+        data.write(line);
+        data.write(NEWLINE);
         entry(e, sha256(line));
       }
     const built = report.build(dialect.id);

@@ -6,9 +6,10 @@ import type {
   SftReport,
 } from '../../../../shared/contract/entities/export';
 import { AppError } from '../../lib/errors';
-import { dumpsCompact, type PyValue } from '../../services/pyjson';
+import type { PyValue } from '../../services/pyjson';
 import { DIALECTS } from './dialects';
 import { parseSftOptions } from './export-sft';
+import { jsonLine } from './json-line';
 import type { SftRecord } from './preselect';
 import { ReportBuilder } from './report';
 import { runSelection, type SftProgress } from './sft-engine';
@@ -58,7 +59,7 @@ export function previewSft(input: SftPreviewInput): SftPreview {
   for (const e of rows) {
     if (sample) continue;
     // The same bytes the exporter writes: compact JSON for JSONL dialects; parquet rows hold only strings.
-    const text = dialect.id === 'verl' ? JSON.stringify(e.row, null, 2) : dumpsCompact(e.row as PyValue);
+    const text = dialect.id === 'verl' ? JSON.stringify(e.row, null, 2) : jsonLine(e.row as PyValue);
     sample = { recordId: e.light.id, trajectoryId: e.trajectoryId, text, row: JSON.parse(text) };
   }
   return { report: report.build(dialect.id), examples, sample, findings };

@@ -3,14 +3,11 @@
  * UTF-16 units, so a CJK or emoji text measures what the paper's pipeline measured.
  */
 const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
 
 export function codePoints(s: string): number {
-  // Fast path: most text has no astral characters, and the regex scan costs more than the check.
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) return s.length - (s.match(SURROGATE_PAIR)?.length ?? 0);
-  }
-  return s.length;
+  // Fast path: most text has no astral characters, and a native scan for a high surrogate is cheap.
+  return HIGH_SURROGATE.test(s) ? s.length - (s.match(SURROGATE_PAIR)?.length ?? 0) : s.length;
 }
 
 /** The first `max` code points of `s`; never splits a surrogate pair. */

@@ -1,5 +1,6 @@
 import { dumpsPy, type PyValue } from '../../../services/pyjson';
 import type { AgentView, ViewAssistant } from '../agent-view';
+import { jsonLine } from '../json-line';
 import {
   type DialectSpec,
   err,
@@ -95,7 +96,7 @@ function renderLf(v: AgentView, o: Parameters<DialectSpec<LfRow>['render']>[1]):
     row: {
       conversations: turns,
       system: v.system ?? '',
-      tools: v.tools.length ? dumpsPy(v.tools as unknown as PyValue) : '',
+      tools: v.tools.length ? jsonLine(v.tools as unknown as PyValue) : '',
     },
     warnings,
   };

@@ -1,6 +1,6 @@
 import type { PyObject, PyValue } from '../../../services/pyjson';
-import { dumpsCompact } from '../../../services/pyjson';
 import type { AgentView } from '../agent-view';
+import { jsonLine } from '../json-line';
 import { type DialectSpec, err, type Issue, isRecord, warn, withThought } from './dialect';
 import { lintMessages, lintTools } from './messages.lint';
 
@@ -39,7 +39,7 @@ export const trlDialect: DialectSpec<TrlRow> = {
       }
     }
     const tools = v.tools as unknown as PyValue[];
-    return { ok: true, row: { messages, tools: o.trlTools === 'json-string' ? dumpsCompact(tools) : tools }, warnings };
+    return { ok: true, row: { messages, tools: o.trlTools === 'json-string' ? jsonLine(tools) : tools }, warnings };
   },
   lint(row) {
     if (!isRecord(row)) return [err('row_shape', 'the row is not an object')];

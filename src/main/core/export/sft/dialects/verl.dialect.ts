@@ -1,5 +1,6 @@
-import { dumpsCompact, type PyValue } from '../../../services/pyjson';
+import type { PyValue } from '../../../services/pyjson';
 import type { AgentView } from '../agent-view';
+import { jsonLine } from '../json-line';
 import { type DialectSpec, err, type Issue, isRecord, warn, withThought } from './dialect';
 import { lintMessages, lintTools } from './messages.lint';
 
@@ -69,7 +70,7 @@ export const verlDialect: DialectSpec<VerlRow> = {
       function: {
         name: t.function.name,
         description: typeof t.function.description === 'string' ? t.function.description : null,
-        parameters: dumpsCompact(t.function.parameters as PyValue),
+        parameters: jsonLine(t.function.parameters as PyValue),
       },
     }));
     return { ok: true, row: { messages, tools }, warnings };
