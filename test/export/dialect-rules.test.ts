@@ -115,6 +115,19 @@ describe('the agent view every dialect renders from (formats.md §1.4, §1.7)', 
       expect(p.examples[reason as 'malformed_trajectory']![0]!.detail).toMatch(detail);
     }
   });
+
+  it('a body that cannot be loaded or read is rejected with the error; the other records are exported', () => {
+    const good = rec(trajectory('good', [user('hi'), say('hello')]));
+    const unreadable = {
+      ...rec(trajectory('bad-json', [])),
+      trajectory: () => JSON.parse('{"messages": [') as never,
+    };
+    const shapeless = { ...rec(trajectory('no-messages', [])), trajectory: { trajectory_id: 'x' } as never };
+    const p = previewSft({ records: [unreadable, good, shapeless], dialect: 'verl', options: OPEN });
+    expect(p.report.exported).toBe(1);
+    expect(p.report.rejections.malformed_trajectory!.count).toBe(2);
+    expect(p.examples.malformed_trajectory![0]!.detail).toMatch(/^cannot read the trajectory: .*JSON/);
+  });
 });
 
 describe('LLaMA-Factory rules (formats.md §3.3)', () => {

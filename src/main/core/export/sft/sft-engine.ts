@@ -128,13 +128,21 @@ function convert<Row>(
   o: SftOptions,
   report: ReportBuilder | null,
 ): Outcome<Row> {
-  const t: Trajectory = typeof record.trajectory === 'function' ? record.trajectory() : record.trajectory;
   const converter = o.pools[l.pool]!.converter;
-  const view = projectAgentView(t, {
-    observationChars: converter ? o.converter.observationChars : null,
-    inlineDefs: inlineDefsFor(dialect, o),
-    requireToolSchemas: o.requireToolSchemas,
-  });
+  let t: Trajectory;
+  let view: AgentView;
+  try {
+    t = typeof record.trajectory === 'function' ? record.trajectory() : record.trajectory;
+    view = projectAgentView(t, {
+      observationChars: converter ? o.converter.observationChars : null,
+      inlineDefs: inlineDefsFor(dialect, o),
+      requireToolSchemas: o.requireToolSchemas,
+    });
+  } catch (e) {
+    // A body that cannot be loaded or is not a canonical trajectory: this record is out, the export goes on.
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, reason: 'malformed_trajectory', detail: `cannot read the trajectory: ${why}`, findings: [] };
+  }
   if (converter) {
     const v = converterVerdict(view, o.converter);
     report?.converted(v === null);
