@@ -19,6 +19,7 @@ import type { SftRecord } from './preselect';
 import { ReportBuilder } from './report';
 import { type Emitted, runSelection, type SftProgress } from './sft-engine';
 import { toolVersion } from './tool-version';
+import type { VerlRow } from './dialects/verl.dialect';
 import { writeVerlParquet } from './verl-parquet';
 
 export type ExportSftInput = {
@@ -90,8 +91,9 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     if (dialect.id === 'verl') {
       const pulled = (function* () {
         for (const e of rows) {
-          entry(e, sha256(JSON.stringify(e.row)));
-          yield e.row as never;
+          const json = JSON.stringify(e.row);
+          entry(e, sha256(json));
+          yield { row: e.row as VerlRow, bytes: json.length };
         }
       })();
       writeVerlParquet(data, pulled, o, `${tool.name} ${tool.version}`);

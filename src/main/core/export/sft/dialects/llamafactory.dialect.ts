@@ -117,14 +117,8 @@ function lintLf(row: unknown): Issue[] {
   let toolNames: Set<string> | null = null;
   if (typeof row.tools !== 'string') out.push(err('tools_shape', 'tools is not a string'));
   else if (row.tools !== '') {
-    const parsed = tryParse(row.tools);
-    if (!Array.isArray(parsed)) out.push(err('tools_shape', 'tools is not a JSON list'));
-    else
-      toolNames = new Set(
-        parsed
-          .map((t) => (isRecord(t) && isRecord(t.function) ? t.function.name : isRecord(t) ? t.name : null))
-          .filter((n): n is string => typeof n === 'string'),
-      );
+    toolNames = toolNamesOf(row.tools);
+    if (!toolNames) out.push(err('tools_shape', 'tools is not a JSON list'));
   }
   const conv = row.conversations;
   if (!Array.isArray(conv) || !conv.length)
@@ -172,6 +166,23 @@ function callsOf(value: string, at: string, out: Issue[]): string[] {
       );
     names.push(c.name);
   }
+  return names;
+}
+
+/** The last tools string and its names: consecutive rows of a task carry the same schemas (a pure memo). */
+let lastTools: { text: string; names: Set<string> | null } | null = null;
+
+function toolNamesOf(text: string): Set<string> | null {
+  if (lastTools?.text === text) return lastTools.names;
+  const parsed = tryParse(text);
+  const names = Array.isArray(parsed)
+    ? new Set(
+        parsed
+          .map((t) => (isRecord(t) && isRecord(t.function) ? t.function.name : isRecord(t) ? t.name : null))
+          .filter((n): n is string => typeof n === 'string'),
+      )
+    : null;
+  lastTools = { text, names };
   return names;
 }
 

@@ -108,9 +108,21 @@ function lintCalls(
   return pending;
 }
 
+/**
+ * Long strings already seen to hold a JSON object: tool parameter schemas repeat on every row of a
+ * task, and re-parsing them dominated the verl lint. Bounded; a pure function of the string.
+ */
+const SEEN_OBJECTS = new Set<string>();
+
 export function parsesToObject(s: string): boolean {
+  if (s.length > 256 && SEEN_OBJECTS.has(s)) return true;
   try {
-    return isPlainObject(JSON.parse(s));
+    const ok = isPlainObject(JSON.parse(s));
+    if (ok && s.length > 256) {
+      if (SEEN_OBJECTS.size > 512) SEEN_OBJECTS.clear();
+      SEEN_OBJECTS.add(s);
+    }
+    return ok;
   } catch {
     return false;
   }
