@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SftExportResult, SftPreview } from '../../src/shared/contract/entities/export';
 import type { Message } from '../../src/shared/contract/entities/trajectory';
 import { exportSft, previewSft, type SftRecord } from '../../src/main/core/export/sft';
 import { tempDir } from '../helpers/temp';
@@ -69,7 +70,8 @@ describe('the paper accounting (formats.md §6.5)', () => {
   const records = paperSet();
 
   it('reproduces 937 of 1,809 kept with 494 / 142 / 140 / 96, and the retained averages', () => {
-    const { report, examples } = previewSft({ records, dialect: 'trl' });
+    const preview = previewSft({ records, dialect: 'trl' });
+    const { report, examples } = preview;
     expect(report.converter).toEqual({ in: 1809, kept: 937 });
     const count = (r: string) => report.rejections[r]?.count ?? 0;
     expect(count('no_usable_interaction')).toBe(494);
@@ -92,12 +94,15 @@ describe('the paper accounting (formats.md §6.5)', () => {
     expect(report.steps.find((s) => s.step === 'converter')).toEqual({ step: 'converter', in: 1809, out: 937 });
     expect(report.steps.at(-1)!.out).toBe(937);
     expect(examples.too_short![0]!.detail).toMatch(/messages \(fewer than 5\)/);
+    // The shapes the UI receives are the contract's.
+    expect(() => SftPreview.parse(preview)).not.toThrow();
     expect(examples.over_char_budget![0]!.detail).toMatch(/after shortening observations to 1000/);
   });
 
   it('writes one rejections.jsonl line per rejected record, with the same counts as the report', () => {
     const out = path.join(tempDir(), 'paper');
-    const { report } = exportSft({ records, dialect: 'openai', outDir: out });
+    const result = exportSft({ records, dialect: 'openai', outDir: out });
+    const { report } = SftExportResult.parse(result);
     const lines = fs
       .readFileSync(path.join(out, 'rejections.jsonl'), 'utf8')
       .trimEnd()

@@ -251,3 +251,30 @@ export const ManifestDiff = z.object({
   toolVersion: z.object({ a: z.string(), b: z.string() }),
 });
 export type ManifestDiff = z.infer<typeof ManifestDiff>;
+
+/** What previewSft answers: the export's decisions without writing (the Export page shows these live). */
+export const SftPreview = z.object({
+  report: SftReport,
+  /** Per reason, the first records rejected for it, with what exactly was wrong. */
+  examples: z.partialRecord(RejectionReason, z.array(z.object({ recordId: z.string(), detail: z.string() }))),
+  /** The first exported record as the trainer reads it: the JSONL line, or the parquet row as JSON. */
+  sample: z.object({ recordId: z.string(), trajectoryId: z.string(), text: z.string(), row: z.unknown() }).nullable(),
+  findings: z.array(LintFinding),
+});
+export type SftPreview = z.infer<typeof SftPreview>;
+
+export const SftExportResult = z.object({
+  outDir: z.string(),
+  report: SftReport,
+  files: z.array(ManifestFile),
+  manifestSha256: z.string(),
+});
+export type SftExportResult = z.infer<typeof SftExportResult>;
+
+/** Progress of a selection pass (every 1,000 records). */
+export const SftProgress = z.object({
+  phase: z.enum(['metadata', 'convert', 'trivial']),
+  done: count,
+  total: count,
+});
+export type SftProgress = z.infer<typeof SftProgress>;

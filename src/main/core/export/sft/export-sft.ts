@@ -6,7 +6,7 @@ import {
   type SftDialect,
   SftOptions,
   type SftOptionsInput,
-  type SftReport,
+  type SftExportResult,
 } from '../../../../shared/contract/entities/export';
 import { AppError } from '../../lib/errors';
 import type { PyValue } from '../../services/pyjson';
@@ -33,7 +33,7 @@ export type ExportSftInput = {
   now?: () => Date;
 };
 
-export type ExportSftResult = { outDir: string; report: SftReport; files: ManifestFile[]; manifestSha256: string };
+export type ExportSftResult = SftExportResult;
 
 export function parseSftOptions(options: SftOptionsInput | undefined): SftOptions {
   const r = SftOptions.safeParse(options ?? {});

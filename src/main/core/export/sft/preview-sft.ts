@@ -1,10 +1,4 @@
-import type {
-  LintFinding,
-  RejectionReason,
-  SftDialect,
-  SftOptionsInput,
-  SftReport,
-} from '../../../../shared/contract/entities/export';
+import type { LintFinding, SftDialect, SftOptionsInput, SftPreview } from '../../../../shared/contract/entities/export';
 import { AppError } from '../../lib/errors';
 import type { PyValue } from '../../services/pyjson';
 import { DIALECTS } from './dialects';
@@ -14,6 +8,8 @@ import type { SftRecord } from './preselect';
 import { ReportBuilder } from './report';
 import { runSelection, type SftProgress } from './sft-engine';
 
+export type { SftPreview };
+
 export type SftPreviewInput = {
   records: Iterable<SftRecord>;
   dialect: SftDialect;
@@ -22,15 +18,6 @@ export type SftPreviewInput = {
   /** Examples kept per rejection reason (default 3) and lint findings kept (default 50). */
   examples?: number;
   findings?: number;
-};
-
-export type SftPreview = {
-  report: SftReport;
-  /** Per reason, the first records rejected for it with what exactly was wrong. */
-  examples: Partial<Record<RejectionReason, { recordId: string; detail: string }[]>>;
-  /** The first exported record as the trainer reads it: the JSONL line, or the parquet row as JSON. */
-  sample: { recordId: string; trajectoryId: string; text: string; row: unknown } | null;
-  findings: LintFinding[];
 };
 
 /**

@@ -1,4 +1,11 @@
-import type { LintFinding, RejectionReason, SftOptions } from '../../../../shared/contract/entities/export';
+import type {
+  LintFinding,
+  RejectionReason,
+  SftOptions,
+  SftProgress,
+} from '../../../../shared/contract/entities/export';
+
+export type { SftProgress };
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { AppError } from '../../lib/errors';
 import { type AgentView, projectAgentView } from './agent-view';
@@ -6,8 +13,6 @@ import { converterVerdict } from './converter-filters';
 import type { DialectSpec, Issue } from './dialects/dialect';
 import { compilePrefixPattern, type Light, preselect, readLights, type SftRecord } from './preselect';
 import type { ReportBuilder } from './report';
-
-export type SftProgress = { phase: 'metadata' | 'convert' | 'trivial'; done: number; total: number };
 
 export type EngineHooks = {
   onReject?(light: Light, reason: RejectionReason, detail: string): void;
