@@ -70,8 +70,9 @@ describe('selection before the converter (formats.md §6.3, §6.4, §6.1)', () =
         multi_service_safety: { minReward: null, converter: false },
       },
     });
-    // Replacing the pool table drops the pools it does not name.
-    expect(edited.reasons).toEqual({ unknown_pool: 3, invalid_rollout: 1, reward_missing: 1 });
+    // Named pools are edited; the paper's other pools keep their thresholds.
+    expect(edited.reasons).toEqual({ below_threshold: 1, unknown_pool: 1, invalid_rollout: 1, reward_missing: 1 });
+    expect(edited.p.examples.below_threshold![0]!.recordId).toBe('d-low');
   });
 
   it('TRIVIAL: at most one qualifying record per normalised prefix, highest reward then lowest trial', () => {

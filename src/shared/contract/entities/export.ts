@@ -94,7 +94,11 @@ export const DEFAULT_PREFIX_PATTERN = '[-_.](?:v\\d+|var(?:iant)?\\d*|en|zh|ja|k
 
 export const SftOptions = z.object({
   admittedBuckets: z.array(AdmittableBucket).default(['KEEP', 'TRIVIAL']),
-  pools: z.record(z.string(), SftPoolRule).default(DEFAULT_POOLS),
+  /** Merged over DEFAULT_POOLS: naming one pool edits that pool and keeps the paper's others. */
+  pools: z
+    .record(z.string(), SftPoolRule)
+    .default({})
+    .transform((p) => ({ ...DEFAULT_POOLS, ...p })),
   converter: SftConverterRules.default(SftConverterRules.parse({})),
   trivialPrefixPattern: z.string().default(DEFAULT_PREFIX_PATTERN),
   reasoning: SftReasoning.default({ mode: 'drop' }),
