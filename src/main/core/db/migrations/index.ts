@@ -13,6 +13,4 @@ import * as m0010 from './0010-grid';
 export type Migration = { name: string; up(db: Db): void };
 
 /** Ordered; a workspace's PRAGMA user_version is the number of these it has applied. Append only. */
-export const MIGRATIONS: readonly Migration[] = [
-  m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010,
-];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
