@@ -77,7 +77,7 @@ describe('migrations: empty → head', () => {
     const tables = objects.filter(
       (o) => o.type === 'table' && !virtual.some((v) => o.name === v || o.name.startsWith(`${v}_`)),
     );
-    expect(virtual).toEqual(['trajectories_fts']);
+    expect(virtual).toEqual(['tasks_fts', 'trajectories_fts']);
     for (const t of tables) expect(t.sql, t.name).toMatch(/\)\s*STRICT$/);
     const info = await openCore(file).dispatch('workspace.info', {});
     expect(info).toMatchObject({
