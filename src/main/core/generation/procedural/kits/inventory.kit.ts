@@ -22,7 +22,7 @@ function item(
     lead_time_days: o.lead,
     supplier: p.supplier,
     location: g.L(`Warehouse ${g.pick(['A', 'B', 'C'])}`, `${g.pick(['一', '二', '三'])}号仓`),
-    status: o.status ?? 'active',
+    status: o.status ?? 'normal',
   };
 }
 
