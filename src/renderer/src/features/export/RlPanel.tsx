@@ -46,8 +46,9 @@ export function RlPanel({ exportsDir }: { exportsDir: string }) {
       {p && (
         <>
           <p className="stats" data-testid="rl-counts">
-            {p.counts.tasks} tasks · {p.counts.rollouts} rollouts ({p.counts.valid_rollouts} valid) · {p.counts.groups}{' '}
-            groups · <strong>{p.counts.no_signal_groups} without signal</strong>
+            {`${p.counts.tasks} tasks · ${p.counts.rollouts} rollouts (${p.counts.valid_rollouts} valid) · `}
+            {`${p.counts.groups} groups · `}
+            <strong>{p.counts.no_signal_groups} without signal</strong>
           </p>
           <table className="table small" data-testid="rl-groups">
             <thead>
