@@ -31,6 +31,7 @@ type Row = {
   slot_id: number | null;
 };
 
+const PAGE = 1000;
 const BUCKETS = new Set<string>(['KEEP', 'TRIVIAL', 'UNSOLVABLE']);
 
 /** What redaction replaced, per record (set, not added: a TRIVIAL winner's body is loaded twice). */
@@ -99,7 +100,7 @@ export const admittedOf = (s: SftSelection): AdmittableBucket[] =>
  * Re-iterable: each pass runs the query again (the core reads metadata, then bodies, then winners).
  */
 export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): Iterable<SftRecord> {
-  const only = s.collections?.length ? `WHERE t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
+  const only = s.collections?.length ? `AND t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
   const sql = `
     SELECT t.id, t.task_id, t.trial, t.collection, c.supersedes, t.score, t.source_reward, t.completion,
       t.valid, t.error, t.external, t.bucket, t.include_override, t.run_id, t.source_format,
@@ -107,13 +108,24 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
     FROM trajectories t
       LEFT JOIN collections c ON c.name = t.collection
       LEFT JOIN tasks k ON k.task_id = t.task_id
-    ${only} ORDER BY t.id`;
+    WHERE t.id > ? ${only} ORDER BY t.id LIMIT ${PAGE}`;
   const params = s.collections ?? [];
   const toolsOf = taskTools(db);
+  /**
+   * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
+   * commits its progress (a write) on the same connection between records.
+   */
+  function* rows(): Generator<Row> {
+    for (let after = 0; ; ) {
+      const page = db.prepare(sql).all(after, ...params) as Row[];
+      yield* page;
+      if (page.length < PAGE) return;
+      after = page.at(-1)!.id;
+    }
+  }
   return {
     *[Symbol.iterator]() {
-      // .iterate() keeps a read statement open; the lazy body loads below only read, which is allowed.
-      for (const r of db.prepare(sql).iterate(...params) as Iterable<Row>) {
+      for (const r of rows()) {
         const bucket = r.bucket !== null && BUCKETS.has(r.bucket) ? (r.bucket as SftBucket) : null;
         yield {
           recordId: String(r.id),
