@@ -8,6 +8,14 @@ import {
   endpointsUpdateCommand,
 } from './endpoints.command';
 import { envReplayCommand } from './env.command';
+import { envServeCommand } from './env-serve.command';
+import {
+  exportClawEvalCommand,
+  exportDiffCommand,
+  exportLintCommand,
+  exportRlCommand,
+  exportSftCommand,
+} from './export.command';
 import { gradeCommand } from './grade.command';
 import { proceduresCommand } from './procedures.command';
 import { serveCommand } from './serve.command';
@@ -30,6 +38,12 @@ export const COMMANDS: readonly Command[] = [
   trajectoriesImportCommand,
   tracesImportCommand,
   tracesExportCommand,
+  exportSftCommand,
+  exportRlCommand,
+  exportClawEvalCommand,
+  exportDiffCommand,
+  exportLintCommand,
+  envServeCommand,
   endpointsAddCommand,
   endpointsListCommand,
   endpointsTestCommand,

@@ -48,6 +48,8 @@ export const SftRecordMeta = z.object({
   completion: z.number().nullable().default(null),
   pool: z.string().default('mixed'),
   bucket: SftBucket.nullable().default(null),
+  /** Curation's per-trajectory override: include admits it whatever its bucket, exclude leaves it out. */
+  includeOverride: z.enum(['include', 'exclude']).nullable().default(null),
   /** Normalised task prefix for the TRIVIAL rule; null → derived from taskId with options.trivialPrefixPattern. */
   taskPrefix: z.string().nullable().default(null),
   /** False for invalid rollouts (infrastructure error, grader crash): never exported. */
@@ -143,6 +145,7 @@ export const RejectionReason = z.enum([
   'superseded',
   'duplicate',
   'unsolvable',
+  'excluded_by_curation',
   'bucket_not_admitted',
   'unbucketed',
   'invalid_rollout',
@@ -167,6 +170,7 @@ export const STEP_OF_REASON: Record<RejectionReason, SftStep> = {
   superseded: 'supersession_dedup',
   duplicate: 'supersession_dedup',
   unsolvable: 'buckets',
+  excluded_by_curation: 'buckets',
   bucket_not_admitted: 'buckets',
   unbucketed: 'buckets',
   invalid_rollout: 'threshold',

@@ -23,6 +23,7 @@ export type Light = {
   collection: string | null;
   reward: number | null;
   bucket: SftBucket | null;
+  override: 'include' | 'exclude' | null;
   pool: string;
   valid: boolean;
   prefix: string;
@@ -94,6 +95,7 @@ export function readLights(
       collection: m.collectionId,
       reward: m.reward,
       bucket: m.bucket,
+      override: m.includeOverride,
       pool: m.pool,
       valid: m.valid,
       prefix: m.taskPrefix ?? taskPrefix(m.taskId, pattern),
@@ -158,8 +160,13 @@ export function preselect(
   const unsolvable = new Set<string>();
   for (const l of lights) {
     if (verdicts.has(l.id)) continue;
+    if (l.override === 'exclude') {
+      verdicts.set(l.id, { reason: 'excluded_by_curation', detail: 'excluded by a curation override' });
+      continue;
+    }
     const bucket = l.bucket ?? 'UNBUCKETED';
-    if (!admitted.has(bucket)) {
+    // An include override admits the record whatever its task's bucket; the pool threshold still applies.
+    if (l.override !== 'include' && !admitted.has(bucket)) {
       if (bucket === 'UNSOLVABLE') unsolvable.add(l.taskId);
       const reason =
         bucket === 'UNSOLVABLE' ? 'unsolvable' : bucket === 'UNBUCKETED' ? 'unbucketed' : 'bucket_not_admitted';

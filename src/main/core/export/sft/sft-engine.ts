@@ -74,7 +74,7 @@ export function* runSelection<Row>(
     if (!out.ok) {
       findings(l, out.findings);
       reject(l, out.reason, out.detail);
-    } else if (l.bucket === 'TRIVIAL')
+    } else if (l.bucket === 'TRIVIAL' && l.override !== 'include')
       candidates.push(l); // linted and counted when chosen
     else {
       findings(l, out.findings);
