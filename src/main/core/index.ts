@@ -6,7 +6,7 @@ import { isReadOnlyFile, openDb, readHandle } from './db/sqlite';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
-import { silentLogger } from './logger';
+import { redactingLogger, silentLogger } from './logger';
 import { createDispatch, type Dispatch } from './rpc/dispatch';
 import { WorkspaceError } from './lib/errors';
 import { seedNewWorkspace } from './workspace/seed';
@@ -36,7 +36,8 @@ export type CreateCoreOptions = CoreConfig & {
  */
 export function createCore(config: CreateCoreOptions): Core {
   const clock = config.clock ?? (() => new Date());
-  const logger = config.logger ?? silentLogger;
+  // Whatever logger the host gives, nothing a handler logs may carry a key.
+  const logger = config.logger ? redactingLogger(config.logger) : silentLogger;
   const file = config.workspacePath === ':memory:' ? ':memory:' : path.resolve(config.workspacePath);
   // An empty file (touch, a failed earlier create) is a new workspace too: nothing in it to lose.
   const isNew = file === ':memory:' || !fs.existsSync(file) || fs.statSync(file).size === 0;

@@ -10,6 +10,7 @@ import { gradingContract } from './grading.contract';
 import { trajectoriesContract } from './trajectories.contract';
 import { endpointsContract } from './endpoints.contract';
 import { lineageContract } from './lineage.contract';
+import { generationContract } from './generation.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -23,6 +24,7 @@ export const contract = {
   ...trajectoriesContract,
   ...endpointsContract,
   ...lineageContract,
+  ...generationContract,
 } as const;
 
 export type Contract = typeof contract;

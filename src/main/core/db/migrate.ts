@@ -18,12 +18,14 @@ export function migrate(db: Db, file: string, upTo = SCHEMA_VERSION, readOnly = 
   const current = schemaVersion(db);
   if (current > SCHEMA_VERSION) {
     throw new WorkspaceError(
-      `${file} was written by a newer CoworkEnv Studio (schema ${current}; this app knows up to ${SCHEMA_VERSION}). Update the app to open it.`,
+      `${file} was written by a newer CoworkEnv Studio (schema ${current}; this app knows up to ${SCHEMA_VERSION}). ` +
+        `Update the app to open it.`,
     );
   }
   if (current < upTo && readOnly) {
     throw new WorkspaceError(
-      `${file} is read-only and needs an upgrade from schema ${current} to ${upTo}; make it writable once to upgrade it`,
+      `${file} is read-only and needs an upgrade from schema ${current} to ${upTo}; ` +
+        'make it writable once to upgrade it',
     );
   }
   for (let v = current; v < upTo; v++) {

@@ -120,10 +120,13 @@ export class JobRunner {
 
   private spawn(id: string): void {
     const entry = this.o.workerEntry ?? defaultWorkerEntry();
+    const execArgv = this.o.workerExecArgv ?? [];
     const data: WorkerData = {
       workspacePath: this.o.workspacePath,
       jobId: id,
       clockOffsetMs: this.o.clockOffsetMs,
+      entry,
+      execArgv,
       ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
       // Decrypted keychain keys go to the worker in memory only — never into the jobs table.
       ...(this.o.keys?.secrets && !this.o.keys.secrets.unavailableReason()
@@ -132,7 +135,7 @@ export class JobRunner {
     };
     const worker = new Worker(entry, {
       workerData: data,
-      execArgv: this.o.workerExecArgv ?? [],
+      execArgv,
       ...(this.o.keys && this.o.keys.env !== process.env ? { env: { ...process.env, ...this.o.keys.env } } : {}),
     });
     this.workers.set(id, worker);

@@ -9,6 +9,7 @@ import { gradingHandlers } from '../grading/grading.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
+import { generationHandlers } from '../generation/generation.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -22,4 +23,5 @@ export const handlers: HandlerMap = {
   ...trajectoriesHandlers,
   ...endpointsHandlers,
   ...lineageHandlers,
+  ...generationHandlers,
 };

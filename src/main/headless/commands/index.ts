@@ -14,6 +14,7 @@ import { serveCommand } from './serve.command';
 import { servicesServeCommand } from './services.command';
 import { tasksImportCommand } from './tasks.command';
 import { tracesExportCommand, tracesImportCommand } from './traces.command';
+import { trajectoriesImportCommand } from './trajectories.command';
 import { validateCommand } from './validate.command';
 
 /** Every `coworkenv` command, in the order `--help` lists them. Adding one: a *.command.ts file and a line here. */
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   servicesServeCommand,
   validateCommand,
   gradeCommand,
+  trajectoriesImportCommand,
   tracesImportCommand,
   tracesExportCommand,
   endpointsAddCommand,

@@ -58,6 +58,11 @@ export type Computed = {
   batch?: { mean: number | null; std: number | null };
 };
 
+type SourceScores = RolloutView['trajectory']['scores'];
+/** The source's dimensions when it gives all three (a messages JSONL row may give completion alone). */
+const hasAllDims = (s: SourceScores): s is NonNullable<SourceScores> & { safety: number; robustness: number } =>
+  s !== null && s.safety !== undefined && s.robustness !== undefined;
+
 const record = (v: RolloutView): RolloutAdvantage => ({
   trajectory_id: v.trajectory.trajectory_id,
   task_id: v.taskId,
@@ -66,7 +71,7 @@ const record = (v: RolloutView): RolloutAdvantage => ({
   invalid_reason: v.invalidReason,
   // A non-finite reward has no JSON form; the rollout is invalid (bad_reward) anyway.
   reward: v.trajectory.reward !== null && Number.isFinite(v.trajectory.reward) ? v.trajectory.reward : null,
-  scores: v.trajectory.scores
+  scores: hasAllDims(v.trajectory.scores)
     ? {
         completion: v.trajectory.scores.completion,
         safety: v.trajectory.scores.safety,

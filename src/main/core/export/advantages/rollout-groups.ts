@@ -42,9 +42,11 @@ export function rolloutGroups(
     const fromGrader = s.rewardSource === 'grader';
     const reward = fromGrader ? (graded?.score ?? null) : t.reward;
     const scores = fromGrader ? graded : t.scores;
-    const dims = scores
-      ? { completion: scores.completion, safety: scores.safety, robustness: scores.robustness }
-      : null;
+    // A source may give completion alone (messages JSONL): then it has no dimensions to normalise.
+    const dims =
+      scores && scores.safety !== undefined && scores.robustness !== undefined
+        ? { completion: scores.completion, safety: scores.safety, robustness: scores.robustness }
+        : null;
     let invalidReason: string | null = null;
     if (!task) invalidReason = 'task_not_exported';
     else if (!fromGrader && !t.valid) invalidReason = t.invalid_reason ?? 'invalid';

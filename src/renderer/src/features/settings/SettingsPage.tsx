@@ -38,7 +38,7 @@ function TestResult({ name, t }: { name: string; t: EndpointTestResult }) {
 }
 
 /** Settings: the model endpoints every model-using feature (generator, runs, judge, simulated user) picks from. */
-export function SettingsPage() {
+export default function SettingsPage() {
   const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
   const [keychain, setKeychain] = useState<Keychain>({ available: false, reason: '' });
   const [editing, setEditing] = useState<Endpoint | 'new' | null>(null);

@@ -131,7 +131,7 @@ export const notesKit: Kit = {
       pick === 'time'
         ? g.L(
             `the notes of last ${g.weekday(-back)}'s ${w.topic.issue.en} review with ${subject}`,
-            `上${g.weekday(-back)}与${subject}开的${w.topic.issue.zh}评审会纪要`,
+            `最近一个${g.weekday(-back)}与${subject}开的${w.topic.issue.zh}评审会纪要`,
           )
         : g.L(
             `the notes of the ${w.topic.issue.en} review with ${subject}`,
