@@ -4,6 +4,7 @@ import { generateGridJob } from '../plan/generate-grid.job';
 import { validationJob } from '../validation/validation.job';
 import { generationJob } from '../generation/generation.job';
 import { importJob } from '../trajectories/import/import.job';
+import { runJob } from '../runs/run.job';
 import type { HelperName, JobDefinition, JobHelper } from './job-definition';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 
@@ -20,6 +21,7 @@ export const JOB_DEFINITIONS = {
   'validation.run': validationJob,
   'generation.run': generationJob,
   'trajectories.import': importJob,
+  'runs.start': runJob,
 } satisfies { [N in JobName]: JobDefinition<never, JobResult<N>> };
 
 export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]['run']>[1];

@@ -46,7 +46,14 @@ export function passHatKAll(n: number, c: number, k: number): number {
 }
 
 /** One trial as the metrics see it; `errored`: the run failed (infrastructure), its grade does not count. */
-export type Trial = { trial: number; score: number; completion: number; safety: number; errored: boolean };
+export type Trial = {
+  trial: number;
+  score: number;
+  /** null: the score is not the shared grader's (an import's own reward), so there is no completion or safety. */
+  completion: number | null;
+  safety: number | null;
+  errored: boolean;
+};
 
 export type TaskMetrics = {
   task_id: string;
@@ -66,7 +73,10 @@ export type TaskMetrics = {
   pass_hat_k_plugin: number;
 };
 
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const mean = (xs: readonly (number | null)[]) => {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+};
 
 export function taskMetrics(taskId: string, trials: readonly Trial[], k: number): TaskMetrics {
   const graded = trials.filter((t) => !t.errored);
@@ -91,7 +101,7 @@ export function taskMetrics(taskId: string, trials: readonly Trial[], k: number)
 
 /** The means over tasks of the per-task figures (tasks without a graded trial count 0 for pass metrics). */
 export function overall(tasks: readonly TaskMetrics[]) {
-  const m = (f: (t: TaskMetrics) => number | null) => mean(tasks.flatMap((t) => (f(t) === null ? [] : [f(t)!])));
+  const m = (f: (t: TaskMetrics) => number | null) => mean(tasks.map(f));
   return {
     tasks: tasks.length,
     trials: tasks.reduce((s, t) => s + t.trials, 0),
