@@ -78,6 +78,11 @@ export const runsContract = {
       .default({ kind: 'all', offset: 0, limit: 100 }),
     output: z.object({ rows: z.array(RunRow), total: z.number().int() }),
   }),
+  'runs.get': query({
+    summary: 'One run or import by id, as runs.list shows it.',
+    input: z.object({ id: z.number().int() }),
+    output: RunRow,
+  }),
   'runs.report': query({
     summary:
       'Evaluation report of a run or a collection: per task mean score, Pass@k (unbiased), Pass^k (all k trials pass at ≥ 0.75; missing and errored trials count as failures), completion, safety; Claw-Eval’s leaderboard aggregation (trials padded with 0 to k) overall, per split and per category; score histograms.',

@@ -42,14 +42,17 @@ export function agentRunsRepo(db: ReadDb) {
      * Runs and imports, newest first. A run whose job ended without the run saying so (a cancel, a
      * crash) shows the job's state; an orphaned job is 'interrupted'.
      */
-    list(kind: 'all' | 'run' | 'import', offset: number, limit: number): { rows: RunRow[]; total: number } {
+    list(kind: 'all' | 'run' | 'import', offset: number, limit: number, id?: number) {
       const where =
-        kind === 'run'
-          ? "WHERE r.agent_kind != 'imported'"
-          : kind === 'import'
-            ? "WHERE r.agent_kind = 'imported'"
-            : '';
-      const total = (prepareCached(db, `SELECT count(*) AS n FROM runs r ${where}`).get() as { n: number }).n;
+        id !== undefined
+          ? 'WHERE r.id = ?'
+          : kind === 'run'
+            ? "WHERE r.agent_kind != 'imported'"
+            : kind === 'import'
+              ? "WHERE r.agent_kind = 'imported'"
+              : '';
+      const params = id !== undefined ? [id] : [];
+      const total = (prepareCached(db, `SELECT count(*) AS n FROM runs r ${where}`).get(...params) as { n: number }).n;
       const rows = prepareCached(
         db,
         `SELECT r.id, r.name, CASE r.agent_kind WHEN 'imported' THEN 'import' ELSE 'run' END AS kind, r.agent_kind,
@@ -64,8 +67,8 @@ export function agentRunsRepo(db: ReadDb) {
            r.created_at, r.started_at, r.finished_at
          FROM runs r LEFT JOIN jobs j ON j.id = r.job_id ${where}
          ORDER BY r.created_at DESC, r.id DESC LIMIT ? OFFSET ?`,
-      ).all(limit, offset) as RunRow[];
-      return { rows, total };
+      ).all(...params, limit, offset) as RunRow[];
+      return { rows, total } as { rows: RunRow[]; total: number };
     },
   };
 }

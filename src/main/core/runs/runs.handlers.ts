@@ -5,7 +5,7 @@ import { pagedIds } from '../db/paged-list';
 import { prepareCached } from '../db/sqlite';
 import { referencePlanProblem } from '../agents/reference-agent';
 import type { HandlerMap } from '../lib/handler-types';
-import { AppError } from '../lib/errors';
+import { AppError, notFound } from '../lib/errors';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { TASK_TABLE, tasksRepo } from '../tasks/tasks.repo';
 import { partyLabels } from './run-parties';
@@ -79,5 +79,10 @@ export function resolveRun(input: ParsedInput<'runs.start'>, ctx: QueryContext):
 export const runsHandlers = {
   'runs.start': (input, ctx) => ({ jobId: ctx.jobs.start('runs.start', resolveRun(input, ctx)) }),
   'runs.list': (input, ctx) => agentRunsRepo(ctx.db).list(input.kind, input.offset, input.limit),
+  'runs.get': (input, ctx) => {
+    const row = agentRunsRepo(ctx.db).list('all', 0, 1, input.id).rows[0];
+    if (!row) throw notFound(`run ${input.id}`);
+    return row;
+  },
   'runs.report': (input, ctx) => runReport(ctx.db, input),
 } satisfies Partial<HandlerMap>;

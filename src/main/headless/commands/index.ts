@@ -10,6 +10,8 @@ import {
 import { envReplayCommand } from './env.command';
 import { gradeCommand } from './grade.command';
 import { proceduresCommand } from './procedures.command';
+import { reportCommand } from './report.command';
+import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
 import { servicesServeCommand } from './services.command';
 import { tasksImportCommand } from './tasks.command';
@@ -30,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   trajectoriesImportCommand,
   tracesImportCommand,
   tracesExportCommand,
+  runCommand,
+  reportCommand,
   endpointsAddCommand,
   endpointsListCommand,
   endpointsTestCommand,
