@@ -56,7 +56,7 @@ export const runsContract = {
       where: gridFilterInput(TaskSortField).optional(),
       agent: RunAgent,
       user: RunUser.default({ kind: 'scripted' }),
-      trials: z.number().int().min(1).max(100).default(3),
+      trials: z.number().int().min(1).max(1000).default(3),
       concurrency: z.number().int().min(1).max(64).default(4),
       /** Where the trajectories go; default: a new collection named after the agent and the start time. */
       collection: CollectionName.optional(),

@@ -43,6 +43,33 @@ export type EpisodeInput = {
   now?: () => number;
 };
 
+/**
+ * The system prompt and tool list of a spec, built once per spec object (a run replays each task k
+ * times; building the prompt dumps every tool schema).
+ */
+const prompts = new WeakMap<TaskSpec, { plain?: string; withUser?: string; tools: ReturnType<typeof toolSpecs> }>();
+function promptOf(spec: TaskSpec, withUser: boolean) {
+  let p = prompts.get(spec);
+  if (!p) prompts.set(spec, (p = { tools: toolSpecs(spec) }));
+  const key = withUser ? 'withUser' : 'plain';
+  p[key] ??= buildSystemPrompt(spec, withUser);
+  return { system: p[key], tools: p.tools };
+}
+
+/** The signal of an episode that nothing can cancel (no caller signal, no party that waits). */
+const NEVER = new AbortController().signal;
+
+/** Timestamps of one instant are made once (an episode of the reference agent stamps many messages per ms). */
+function stamper(now: () => number) {
+  let last = Number.NaN;
+  let text = '';
+  return () => {
+    const t = now();
+    if (t !== last) [last, text] = [t, pyIsoTimestamp(new Date(t))];
+    return text;
+  };
+}
+
 /** What is dispatched: the parsed object, or {} for arguments that are not one (Claw-Eval's json.loads fallback). */
 const argsOf = (p: ReturnType<typeof parseArguments>) => (p.ok ? p.value : {});
 
@@ -66,13 +93,12 @@ export type Episode = {
 export async function runEpisode(input: EpisodeInput): Promise<Episode> {
   const { spec, agent, user } = input;
   const now = input.now ?? Date.now;
-  const stamp = () => pyIsoTimestamp(new Date(now()));
+  const stamp = stamper(now);
   const clock = input.clock ? () => input.clock! : taskClock(spec);
   const env = environmentForSpec(spec, input.fixtures, clock, { mode: input.mode ?? 'parity' });
   const session = agent.begin(spec, input.trial ?? 0);
   const ua = spec.user_agent?.enabled && user ? spec.user_agent : undefined;
-  const system = buildSystemPrompt(spec, !!ua);
-  const tools = toolSpecs(spec);
+  const { system, tools } = promptOf(spec, !!ua);
   const start = now();
   const deadlineAt = start + spec.environment.timeout_seconds * 1000;
   const t: Tally = {
@@ -104,17 +130,17 @@ export async function runEpisode(input: EpisodeInput): Promise<Episode> {
 
   // Only parties that wait on the network need the deadline cut their calls short.
   const waits = agent.kind === 'model' || user?.kind === 'model';
-  const deadline = new AbortController();
-  const timer = waits ? setTimeout(() => deadline.abort(new Error('timeout')), deadlineAt - start) : undefined;
-  const signal = waits
+  const deadline = waits ? new AbortController() : null;
+  const timer = deadline ? setTimeout(() => deadline.abort(new Error('timeout')), deadlineAt - start) : undefined;
+  const signal = deadline
     ? input.signal
       ? AbortSignal.any([input.signal, deadline.signal])
       : deadline.signal
-    : (input.signal ?? deadline.signal);
+    : (input.signal ?? NEVER);
   /** What a failed await means: a cancel (rethrown), the task's timeout, or an error of that party. */
   const failure = (err: unknown): 'timeout' | string => {
     if (input.signal?.aborted) throw input.signal.reason instanceof Error ? input.signal.reason : err;
-    if (deadline.signal.aborted) return 'timeout';
+    if (deadline?.signal.aborted) return 'timeout';
     return `${(err as Error).name ?? 'Error'}: ${(err as Error).message ?? String(err)}`;
   };
 

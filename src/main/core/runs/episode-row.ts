@@ -6,6 +6,28 @@ import { withoutUndefined } from '../trajectories/load-trajectory';
 import { indexForSearch } from '../trajectories/search-text';
 import { countsOf } from '../trajectories/trajectory-stats';
 
+const COMPACT = { itemSep: ',', keySep: ':' };
+const dumps = (v: unknown) => dumpsPy(withoutUndefined(v as PyValue), COMPACT);
+/** Stand-ins serialized as "\u0000tools" / "\u0000system": no string of a trajectory can hold a raw NUL. */
+const TOOLS = '\u0000tools';
+const SYSTEM = '\u0000system';
+
+/**
+ * Every trajectory of a task carries the same tool list and system prompt (a third of its JSON):
+ * their JSON is written once per tools array (the agent loop shares one per task) and spliced in.
+ */
+const shared = new WeakMap<object, { tools: string; prompt: string; system: string }>();
+export function trajectoryJson(t: Episode['trajectory']): string {
+  const sys = t.messages[0];
+  if (sys?.role !== 'system' || !t.tools.length) return dumps(t);
+  let c = shared.get(t.tools);
+  if (c?.prompt !== sys.content)
+    shared.set(t.tools, (c = { tools: dumps(t.tools), prompt: sys.content, system: dumps(sys) }));
+  const { tools, system } = c;
+  const head = dumps({ ...t, tools: TOOLS, messages: [SYSTEM, ...t.messages.slice(1)] });
+  return head.replace(dumps(TOOLS), () => tools).replace(dumps(SYSTEM), () => system);
+}
+
 /**
  * A finished episode as the row and body stored for it (built outside the write transaction).
  * The Trajectory is written with the Python-aware writer (2.0 stays 2.0). An episode that ended in
@@ -16,7 +38,7 @@ export function episodeRow(
   o: { runId: number; collection: string; trial: number; agentLabel: string },
 ): PreparedRow {
   const t = e.trajectory;
-  const json = dumpsPy(withoutUndefined(t as unknown as PyValue), { itemSep: ',', keySep: ':' });
+  const json = trajectoryJson(t);
   const errored = e.stop === 'error';
   return {
     taskId: t.task_id,

@@ -43,7 +43,7 @@ function startInput(flags: CommandArgs['flags']): StartInput | string {
   const userEndpoint = party(userFlag, 'scripted');
   if (userEndpoint === undefined) return `--user must be scripted or endpoint:NAME, not "${userFlag}"`;
   const ints = {
-    trials: intFlag(flags, 'trials', { min: 1, max: 100, fallback: 3 }),
+    trials: intFlag(flags, 'trials', { min: 1, max: 1000, fallback: 3 }),
     concurrency: intFlag(flags, 'concurrency', { min: 1, max: 64, fallback: 4 }),
     seed: intFlag(flags, 'seed', { min: 0, max: 2 ** 31, fallback: 0 }),
     maxAttempts: intFlag(flags, 'max-attempts', { min: 1, max: 20, fallback: 4 }),
