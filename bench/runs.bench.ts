@@ -110,7 +110,8 @@ async function main() {
       const r = job.result;
       const perSec = (r.stored / elapsed) * 1000;
       rows.push([
-        `runs.start job, ${name} (${r.stored.toLocaleString('en-US')} stored, pass rate ${(100 * r.pass_rate).toFixed(1)}%)`,
+        `runs.start job, ${name} (${r.stored.toLocaleString('en-US')} stored, ` +
+          `pass rate ${(100 * r.pass_rate).toFixed(1)}%)`,
         `${rate(perSec)} (${rate(perCpuSec(r.stored))} CPU)`,
         ms(elapsed),
         ratio(grading.callsPerSec / perSec),

@@ -36,7 +36,7 @@ async function agentOn(script: Script, o: { timeoutMs?: number; key?: string } =
 }
 
 describe('the agent loop with a model over HTTP (scripted server)', () => {
-  it('runs the task as Claw-Eval does: system prompt, tools, one tool result per call, usage and timings, graded', async () => {
+  it('runs the task as Claw-Eval does: system prompt, tools, one result per call, usage, timings, graded', async () => {
     const { srv, agent } = await agentOn(planModel(spec));
     const e = await runEpisode({ spec, fixtures: [], agent });
     const t = Trajectory.parse(e.trajectory);
@@ -88,7 +88,7 @@ describe('the agent loop with a model over HTTP (scripted server)', () => {
     expect(e.trajectory.metadata.retries).toBe(1);
   });
 
-  it('records a malformed tool call and an unknown tool as the model errors and answers them as Claw-Eval does', async () => {
+  it('records a malformed call and an unknown tool as the model errors, answered as Claw-Eval does', async () => {
     const model = planModel(spec, {
       override: {
         1: [{ name: 'gmail_get_message', arguments: '{"message_id": "msg_1' }],
@@ -126,7 +126,7 @@ describe('the agent loop with a model over HTTP (scripted server)', () => {
     expect(e.grade.score).toBe(0.86);
   });
 
-  it('a model call that times out is retried; one that always does ends the episode as an infrastructure error', async () => {
+  it('a timed-out model call is retried; one that always times out ends the episode as an infra error', async () => {
     const model = planModel(spec);
     const once = await agentOn((req, n) => (n === 0 ? delayed(2000, model(req)) : model(req)), { timeoutMs: 300 });
     const ok = await runEpisode({ spec, fixtures: [], agent: once.agent });

@@ -40,7 +40,7 @@ async function client(name: string, model: string, script: Script) {
 }
 
 describe('the scripted user', () => {
-  it('answers a question that names a hidden fact with it, says it does not know otherwise, and [DONE] to an answer', () => {
+  it('answers a question naming a hidden fact with it, else says it does not know; [DONE] to an answer', () => {
     expect(scriptedAnswer(en, 'Which Tina do you mean — which customer is she the contact for?')).toBe(who);
     expect(scriptedAnswer(en, 'What time should I propose for the call?')).toBe(when);
     expect(scriptedAnswer(en, 'Which customer, and what time for the call?')).toBe(`${who} ${when}`);
@@ -90,7 +90,7 @@ describe('the scripted user', () => {
 });
 
 describe('the LLM simulated user (Claw-Eval prompt semantics)', () => {
-  it('gets the persona and the text-only transcript in Chinese, at temperature 0.7; [DONE] anywhere ends it', async () => {
+  it('gets the persona and the text-only transcript in Chinese, temperature 0.7; [DONE] anywhere ends it', async () => {
     const user = await client('user-sim', 'u-1', [chat(`  ${who}  `), chat('Thanks, looks good [DONE]')]);
     const ask = 'Which customer is Tina with?';
     const agent = await client('teacher', 'm-1', planModel(en, { ask }));
@@ -120,7 +120,7 @@ describe('the LLM simulated user (Claw-Eval prompt semantics)', () => {
     expect(e.stop).toBe('user_done');
   });
 
-  it('stops after max_rounds (the next tool-free turn ends it) and a user whose model fails counts as done', async () => {
+  it('stops after max_rounds (the next tool-free turn ends it); a user whose model fails counts as done', async () => {
     const chatty = await client('user-sim', 'u-1', () => chat('Hmm, tell me more.'));
     const asker = await client('teacher', 'm-1', () => chat('Anything else?'));
     const e = await runEpisode({ spec: en, fixtures: [], agent: modelAgent(asker.c), user: modelUser(chatty.c) });

@@ -38,7 +38,7 @@ function generated(id: number, language: 'en' | 'zh', scenario: 'multi_turn' | '
 }
 
 describe("Claw-Eval's system prompt", () => {
-  it('is byte-identical to upstream for a hand-written task and generated ones (a zh multi-turn task with its suffix)', () => {
+  it('is byte-identical to upstream for a hand-written task and generated ones (zh multi-turn with suffix)', () => {
     const specs = [
       TaskSpec.parse(validTask()),
       generated(1, 'zh', 'multi_turn'),
@@ -67,7 +67,8 @@ describe("Claw-Eval's system prompt", () => {
   it('lists "- None" and keeps the empty schema block (four newlines) when a task offers no tools', () => {
     const p = buildSystemPrompt({ tools: [], user_agent: undefined }, false);
     expect(p).toContain(
-      '## Tooling\nTool availability (filtered by policy):\nTool names are case-sensitive. Call tools exactly as listed.\n- None\n\n\n\n## Tool Call Style',
+      '## Tooling\nTool availability (filtered by policy):\n' +
+        'Tool names are case-sensitive. Call tools exactly as listed.\n- None\n\n\n\n## Tool Call Style',
     );
   });
 

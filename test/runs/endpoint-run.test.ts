@@ -76,8 +76,8 @@ async function setup(paceMs = 0) {
   return { tasks, srv, ...t, ...w };
 }
 
-describe('a run against a scripted OpenAI-compatible server', () => {
-  it('10 tasks × 3 trials → 30 graded trajectories through a 429, a timeout, a malformed call and an unknown tool', async () => {
+describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000 }, () => {
+  it('10 tasks × 3 trials → 30 graded via a 429, a timeout, a malformed call, an unknown tool', async () => {
     const { core, tasks, srv, fired } = await setup();
     const { jobId } = await ok(core, 'runs.start', {
       agent: { kind: 'endpoint', endpoint: 'teacher' },
@@ -208,6 +208,6 @@ describe('a run against a scripted OpenAI-compatible server', () => {
       expect(report.tasks.every((t) => t.trials === 3 && 'pass_at_k' in t && 'pass_hat_k' in t)).toBe(true);
       expect(report.overall.pass_at_k).toBeGreaterThanOrEqual(0.8);
     },
-    60_000,
+    180_000,
   );
 });

@@ -9,7 +9,8 @@ import { runWorkspace, waitJob } from '../helpers/run-workspace';
  * runs.start with the reference agent on 20 generated tasks stored in a workspace: the job runs in
  * its worker, grades and stores each trajectory, and the perturbation rates show in the stored scores.
  */
-describe('a reference-agent run on generated tasks', () => {
+// Each run starts a job worker (through tsx in tests): seconds apiece on a busy machine.
+describe('a reference-agent run on generated tasks', { timeout: 180_000 }, () => {
   let tasks: TaskSpec[];
   let t: ReturnType<typeof runWorkspace>;
   beforeAll(() => {

@@ -142,7 +142,7 @@ describe('runs.report and coworkenv report', () => {
     expect(passAtK(2, 2, 3)).toBe(0);
   });
 
-  it('coworkenv report --collection --json carries pass_at_k and pass_hat_k per task and overall; text too', async () => {
+  it('coworkenv report --collection --json: pass_at_k and pass_hat_k per task and overall; text too', async () => {
     const json = await runCliCaptured(['--workspace', t.workspacePath, '--json', 'report', '--collection', 'hand']);
     expect(json.code, json.stderr).toBe(0);
     const r = (JSON.parse(json.stdout) as { data: RunReport }).data;

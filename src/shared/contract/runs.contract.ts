@@ -49,7 +49,11 @@ export const RunUser = z.discriminatedUnion('kind', [
 export const runsContract = {
   'runs.start': job({
     summary:
-      'Run an agent (the reference agent or a configured endpoint) on tasks (by ids, all, and/or a tasks-grid filter) for k trials each, with a concurrency limit: each trajectory runs in a fresh in-process environment, is graded with the shared grader and stored as it finishes (a run row and its collection). Model calls retry with backoff on 429/5xx/transport errors; cancel stops at once; a resumed run skips the task × trial pairs already stored and re-runs the ones that errored.',
+      'Run an agent (the reference agent or a configured endpoint) on tasks (by ids, all, and/or a tasks-grid ' +
+      'filter) for k trials each, with a concurrency limit: each trajectory runs in a fresh in-process ' +
+      'environment, is graded with the shared grader and stored as it finishes (a run row and its collection). ' +
+      'Model calls retry with backoff on 429/5xx/transport errors; cancel stops at once; a resumed run skips ' +
+      'the task × trial pairs already stored and re-runs the ones that errored.',
     input: z.object({
       tasks: z.union([z.literal('all'), z.array(z.string().min(1)).min(1).max(100_000)]).default('all'),
       /** A tasks-grid filter (tasks.list's filters and quick search), applied to `tasks`. */
@@ -68,7 +72,8 @@ export const runsContract = {
   }),
   'runs.list': query({
     summary:
-      'Runs and imports, newest first: agent label, collection, trials, state (the job’s when it ended without saying), counts, pass rate and mean score of the stored trajectories.',
+      'Runs and imports, newest first: agent label, collection, trials, state (the job’s when it ended without ' +
+      'saying), counts, pass rate and mean score of the stored trajectories.',
     input: z
       .object({
         kind: z.enum(['all', 'run', 'import']).default('all'),
@@ -85,7 +90,10 @@ export const runsContract = {
   }),
   'runs.report': query({
     summary:
-      'Evaluation report of a run or a collection: per task mean score, Pass@k (unbiased), Pass^k (all k trials pass at ≥ 0.75; missing and errored trials count as failures), completion, safety; Claw-Eval’s leaderboard aggregation (trials padded with 0 to k) overall, per split and per category; score histograms.',
+      'Evaluation report of a run or a collection: per task mean score, Pass@k (unbiased), Pass^k (all k trials' +
+      ' pass at ≥ 0.75; missing and errored trials count as failures), completion, safety; Claw-Eval’s ' +
+      'leaderboard aggregation (trials padded with 0 to k) overall, per split and per category; score ' +
+      'histograms.',
     input: z
       .object({
         runId: z.number().int().optional(),

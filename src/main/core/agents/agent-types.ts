@@ -45,7 +45,7 @@ export type AgentSession = {
 
 export type Agent = {
   kind: 'model' | 'reference';
-  /** Shown wherever its trajectories appear: the endpoint and model, or "reference agent" — never a model name for it. */
+  /** Shown wherever its trajectories appear: the endpoint and model, or "reference agent" (never a model name). */
   label: string;
   /** The model id asked for ('' for the reference agent: it is not a model). */
   model: string;

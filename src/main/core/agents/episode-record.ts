@@ -19,7 +19,7 @@ import type { AgentToolCall } from './agent-types';
  */
 export type StopReason = 'no_tool_calls' | 'user_done' | 'max_rounds' | 'max_turns' | 'timeout' | 'error';
 
-/** How a stop reads as formats.md §1.5 termination. A limit hit is the policy's failure (valid); a model error is not. */
+/** A stop as formats.md §1.5 termination. A limit hit is the policy's failure (valid); a model error is not. */
 export const TERMINATION: Record<StopReason, NonNullable<Trajectory['termination']>> = {
   no_tool_calls: 'agent_stop',
   user_done: 'user_stop',

@@ -10,7 +10,10 @@ export type ReferenceAgentOptions = { seed?: number; perturbations?: Partial<Per
 /** Why the reference agent cannot run `spec`, or undefined when it can. */
 export function referencePlanProblem(spec: TaskSpec): string | undefined {
   if (!spec.reference_plan?.length)
-    return `task ${spec.task_id} has no reference plan: the reference agent replays the plans of generated and hand-written tasks`;
+    return (
+      `task ${spec.task_id} has no reference plan: ` +
+      'the reference agent replays the plans of generated and hand-written tasks'
+    );
   return undefined;
 }
 

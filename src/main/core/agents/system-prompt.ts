@@ -92,8 +92,10 @@ export function toolSpecs(spec: Pick<TaskSpec, 'tools'>): ToolSpec[] {
 const ESC: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 ESC['\b'] = '\\b';
 ESC['\f'] = '\\f';
-const quote = (s: string, ascii: boolean) =>
-  `"${s.replace(ascii ? /["\\\u0000-\u001f\u007f-\uffff]/g : /["\\\u0000-\u001f]/g, (c) => ESC[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+const ESCAPE = /["\\\u0000-\u001f]/g;
+const ESCAPE_ASCII = /["\\\u0000-\u001f\u007f-\uffff]/g;
+const escapeChar = (c: string) => ESC[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const quote = (s: string, ascii: boolean) => `"${s.replace(ascii ? ESCAPE_ASCII : ESCAPE, escapeChar)}"`;
 
 const scalar = (x: PyValue, ascii: boolean): string | undefined => {
   if (x === null) return 'null';

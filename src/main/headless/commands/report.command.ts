@@ -19,7 +19,8 @@ function render(ctx: RunContext, r: RunReport): void {
   const line = (name: string, s: RunReport['overall'] | RunReport['groups'][number]) => {
     const lb = s.leaderboard;
     ctx.out(
-      `${pad(name, 24)} ${lpad(String(s.tasks), 5)} tasks  pass@${k} ${f4(s.pass_at_k)}  pass^${k} ${f4(s.pass_hat_k)}  ` +
+      `${pad(name, 24)} ${lpad(String(s.tasks), 5)} tasks  ` +
+        `pass@${k} ${f4(s.pass_at_k)}  pass^${k} ${f4(s.pass_hat_k)}  ` +
         `mean ${f4(s.mean_score)}  leaderboard: avg ${f4(lb.avg_score)}, AvgPass ${f4(lb.avg_pass)}, ` +
         `AnyPass ${f4(lb.any_pass)}, AllPass ${f4(lb.all_pass)}\n`,
     );
@@ -37,7 +38,8 @@ function render(ctx: RunContext, r: RunReport): void {
   ctx.out('\nscores of the trajectories\n');
   for (const b of bins)
     ctx.out(
-      `${b.from.toFixed(2)}–${b.to.toFixed(2)} ${lpad(String(b.count), 6)} ${'█'.repeat(Math.round((40 * b.count) / most))}\n`,
+      `${b.from.toFixed(2)}–${b.to.toFixed(2)} ${lpad(String(b.count), 6)} ` +
+        `${'█'.repeat(Math.round((40 * b.count) / most))}\n`,
     );
 }
 
