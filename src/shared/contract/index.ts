@@ -12,6 +12,7 @@ import { endpointsContract } from './endpoints.contract';
 import { lineageContract } from './lineage.contract';
 import { generationContract } from './generation.contract';
 import { exportContract } from './export.contract';
+import { runsContract } from './runs.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -27,6 +28,7 @@ export const contract = {
   ...lineageContract,
   ...generationContract,
   ...exportContract,
+  ...runsContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -49,7 +49,13 @@ export type Attempt = {
   waited_ms: number;
 };
 
-export type AssistantMessage = { role: 'assistant'; content: string | null; tool_calls: ToolCall[] };
+export type AssistantMessage = {
+  role: 'assistant';
+  content: string | null;
+  tool_calls: ToolCall[];
+  /** Thinking models' reasoning (`reasoning_content`, or OpenRouter's `reasoning`); absent when none. */
+  reasoning?: string;
+};
 
 export type ChatResult = {
   message: AssistantMessage;

@@ -48,6 +48,8 @@ const Completion = z.object({
         finish_reason: z.string().nullable().optional(),
         message: z.object({
           content: z.string().nullable().optional(),
+          reasoning_content: z.string().nullable().optional(),
+          reasoning: z.string().nullable().optional(),
           tool_calls: z
             .array(
               z.object({
@@ -212,8 +214,14 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
       },
     }));
     const u = c.usage;
+    const reasoning = choice.message.reasoning_content || choice.message.reasoning;
     return {
-      message: { role: 'assistant', content: choice.message.content ?? null, tool_calls: calls },
+      message: {
+        role: 'assistant',
+        content: choice.message.content ?? null,
+        tool_calls: calls,
+        ...(reasoning ? { reasoning } : {}),
+      },
       finishReason: choice.finish_reason ?? null,
       usage: u
         ? {

@@ -11,6 +11,7 @@ import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
 import { generationHandlers } from '../generation/generation.handlers';
 import { exportHandlers } from '../export/workspace/export.handlers';
+import { runsHandlers } from '../runs/runs.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -26,4 +27,5 @@ export const handlers: HandlerMap = {
   ...lineageHandlers,
   ...generationHandlers,
   ...exportHandlers,
+  ...runsHandlers,
 };

@@ -18,6 +18,8 @@ import {
 } from './export.command';
 import { gradeCommand } from './grade.command';
 import { proceduresCommand } from './procedures.command';
+import { reportCommand } from './report.command';
+import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
 import { servicesServeCommand } from './services.command';
 import { tasksImportCommand } from './tasks.command';
@@ -44,6 +46,8 @@ export const COMMANDS: readonly Command[] = [
   exportDiffCommand,
   exportLintCommand,
   envServeCommand,
+  runCommand,
+  reportCommand,
   endpointsAddCommand,
   endpointsListCommand,
   endpointsTestCommand,
