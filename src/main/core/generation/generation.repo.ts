@@ -1,5 +1,4 @@
-import type { SlotGenerationCounts } from '../../../shared/contract/generation.contract';
-import { ValidatorName } from '../../../shared/contract/validation.contract';
+import type { SlotGenerationCounts, SlotRunReport } from '../../../shared/contract/generation.contract';
 import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import type { Outcome } from './validated';
 
@@ -36,10 +35,10 @@ export function generationRepo(db: ReadDb) {
       const reasons = new Map<number, SlotGenerationCounts['discardReasons']>();
       for (const r of prepareCached(
         db,
-        `SELECT slot_id AS id, coalesce(failed, 'generator') AS validator, count(*) AS n FROM generation_candidates
-         WHERE outcome = 'discarded' ${where('slot_id')} GROUP BY slot_id, failed ORDER BY slot_id, n DESC, validator`,
-      ).all(...bind) as { id: number; validator: string; n: number }[])
-        (reasons.get(r.id) ?? reasons.set(r.id, []).get(r.id)!).push({ validator: r.validator, count: r.n });
+        `SELECT slot_id AS id, coalesce(failed, 'generator') AS reason, count(*) AS n FROM generation_candidates
+         WHERE outcome = 'discarded' ${where('slot_id')} GROUP BY slot_id, failed ORDER BY slot_id, n DESC, reason`,
+      ).all(...bind) as { id: number; reason: string; n: number }[])
+        (reasons.get(r.id) ?? reasons.set(r.id, []).get(r.id)!).push({ reason: r.reason, count: r.n });
       return slots.map((s) => ({
         slotId: s.id,
         target: s.target_count,
@@ -65,6 +64,24 @@ export function generationRepo(db: ReadDb) {
       ).all(slotId, seed, from, to) as { outcome: Outcome; n: number }[])
         out[r.outcome] = r.n;
       return out;
+    },
+    /** A slot's share of one run (candidates [from, to) of its seed): outcomes and discard reasons. */
+    runReport(slotId: number, seed: number, from: number, to: number): SlotRunReport {
+      const o = this.outcomes(slotId, seed, from, to);
+      const reasons = prepareCached(
+        db,
+        `SELECT coalesce(failed, 'generator') AS reason, count(*) AS count FROM generation_candidates
+         WHERE slot_id = ? AND seed = ? AND idx >= ? AND idx < ? AND outcome = 'discarded'
+         GROUP BY failed ORDER BY count DESC, reason`,
+      ).all(slotId, seed, from, to) as { reason: string; count: number }[];
+      return {
+        slotId,
+        generated: o.valid + o.repaired + o.discarded,
+        validFirstTime: o.valid,
+        repaired: o.repaired,
+        discarded: o.discarded,
+        discardReasons: reasons,
+      };
     },
     candidates(q: { slotId: number; outcome?: Outcome; limit: number; offset: number }) {
       const filter = q.outcome ? 'AND outcome = ?' : '';
@@ -99,7 +116,7 @@ export function generationRepo(db: ReadDb) {
           taskId: r.task_id,
           generator: r.generator,
           outcome: r.outcome,
-          failed: ValidatorName.nullable().parse(r.failed),
+          failed: r.failed,
           reason: r.reason,
           rounds: JSON.parse(r.rounds) as unknown[],
           created_at: r.created_at,

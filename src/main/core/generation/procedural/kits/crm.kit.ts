@@ -80,7 +80,7 @@ export const crmKit: Kit = {
     const time = pick === 'time' && !hazard;
     const target = customer(g, w, w.customer, {
       tier: 'VIP',
-      status: 'at_risk',
+      status: 'active', // the CRM's statuses are active, inactive, churned, prospect; the notes say it is at risk
       contractEnd: time ? g.int(10, 25) : g.int(40, 300),
       notes,
     });

@@ -22,7 +22,8 @@ function item(
     lead_time_days: o.lead,
     supplier: p.supplier,
     location: g.L(`Warehouse ${g.pick(['A', 'B', 'C'])}`, `${g.pick(['一', '二', '三'])}号仓`),
-    status: o.status ?? 'active',
+    // The inventory service's statuses (reference/claw-eval.md §6.9), consistent with the stock figures.
+    status: o.status ?? (o.stock === 0 ? 'out_of_stock' : o.stock < o.min ? 'low_stock' : 'normal'),
   };
 }
 
