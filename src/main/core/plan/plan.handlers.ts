@@ -8,6 +8,7 @@ import type { ReadDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import type { HandlerMap } from '../lib/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
+import { exportCsvPage, importCsv } from './plan-csv';
 
 const issuesOf = (err: z.ZodError, prefix: (string | number)[]): Issue[] =>
   err.issues.map((i) => ({
@@ -179,6 +180,13 @@ export const planHandlers = {
     }
     ctx.touch('coverage_slots', [...created.map((s) => s.id), ...updated.map((u) => u.after.id)]);
     return { created, updated };
+  },
+
+  'plan.exportCsv': (input, ctx) => exportCsvPage(ctx.db, input, input.afterId, input.limit),
+  'plan.importCsv': (input, ctx) => {
+    const r = importCsv(ctx.db, input.file, input.csv, ctx.now());
+    if (r.ids.length) ctx.touch('coverage_slots', r.ids);
+    return { created: r.created, updated: r.updated };
   },
 
   'plan.loadDemo': (_input, ctx) => {

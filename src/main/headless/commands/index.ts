@@ -8,7 +8,9 @@ import {
   endpointsUpdateCommand,
 } from './endpoints.command';
 import { envReplayCommand } from './env.command';
+import { generateCommand } from './generate.command';
 import { gradeCommand } from './grade.command';
+import { planExportCsvCommand, planImportCsvCommand } from './plan.command';
 import { proceduresCommand } from './procedures.command';
 import { serveCommand } from './serve.command';
 import { servicesServeCommand } from './services.command';
@@ -25,6 +27,9 @@ export const COMMANDS: readonly Command[] = [
   tasksImportCommand,
   envReplayCommand,
   servicesServeCommand,
+  planImportCsvCommand,
+  planExportCsvCommand,
+  generateCommand,
   validateCommand,
   gradeCommand,
   trajectoriesImportCommand,
