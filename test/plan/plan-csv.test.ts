@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
+import type { Output } from '../../src/shared/contract';
 import { parseCsv } from '../../src/main/core/lib/csv';
 import { allSlots, fail, ok, slotInput } from '../helpers/call';
 import { createTestCore } from '../helpers/test-core';
@@ -17,7 +18,7 @@ afterEach(async () => {
 async function exportAll(core: Core, limit = 10_000): Promise<string> {
   let csv = '';
   for (let afterId: number | null = 0; afterId !== null; ) {
-    const page = await ok(core, 'plan.exportCsv', { afterId, limit });
+    const page: Output<'plan.exportCsv'> = await ok(core, 'plan.exportCsv', { afterId, limit });
     csv += page.csv;
     afterId = page.nextAfterId;
   }
