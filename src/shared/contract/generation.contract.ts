@@ -42,6 +42,16 @@ export const SlotRunReport = z.object({
 });
 export type SlotRunReport = z.infer<typeof SlotRunReport>;
 
+/** One heat-map cell: its two keys, the slots in it, their summed targets and their valid tasks. */
+export const CoverageCell = z.object({
+  row: z.string(),
+  col: z.string(),
+  slots: z.number().int(),
+  planned: z.number().int(),
+  valid: z.number().int(),
+});
+export type CoverageCell = z.infer<typeof CoverageCell>;
+
 export const generationContract = {
   'generation.run': job({
     summary:
@@ -82,6 +92,16 @@ export const generationContract = {
       perSlot: z.array(SlotRunReport).default([]),
       /** Why an llm run stopped before its last candidate (no key, key refused, unknown model); null when it did not. */
       stopped: z.string().nullable().default(null),
+    }),
+  }),
+  'generation.coverage': query({
+    summary:
+      'Plan vs actual for the heat maps: planned tasks (targets) and valid tasks per service × category and per ' +
+      'difficulty × language. A slot over several services counts in each of their rows.',
+    input: z.object({}).default({}),
+    output: z.object({
+      servicesByCategory: z.array(CoverageCell),
+      difficultyByLanguage: z.array(CoverageCell),
     }),
   }),
   'generation.slotCounts': query({

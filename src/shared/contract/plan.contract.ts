@@ -13,6 +13,16 @@ import {
   SlotSortField,
 } from './entities/slot';
 
+/** A plan grid row: the slot and its generation figures (SQL aggregates, so they move while a job runs). */
+export const PlanRow = Slot.extend({
+  /** Candidates generated for it, over every run. */
+  generated: z.number().int(),
+  /** Tasks linked to it that pass validation. */
+  valid: z.number().int(),
+  discarded: z.number().int(),
+});
+export type PlanRow = z.infer<typeof PlanRow>;
+
 const SlotChange = z.object({ id: SlotId, field: SlotFieldName, before: z.unknown(), after: z.unknown() });
 
 export const planContract = {
@@ -20,7 +30,7 @@ export const planContract = {
     summary: 'One page of coverage slots, sorted and filtered in SQL; total counts the filtered rows.',
     input: pageInput(SlotSortField),
     output: z.object({
-      rows: z.array(Slot),
+      rows: z.array(PlanRow),
       total: z.number().int(),
       /** Rows in the plan without the filter (first block only): the status bar's "filtered of total". */
       unfiltered: z.number().int().optional(),

@@ -91,6 +91,7 @@ export const generationHandlers = {
       }),
     };
   },
+  'generation.coverage': (_input, ctx) => generationRepo(ctx.db).coverage(),
   'generation.slotCounts': (input, ctx) => ({ slots: generationRepo(ctx.db).slotCounts(input.slotIds) }),
   'generation.candidates': (input, ctx) => {
     if (!slotsRepo(ctx.db).get(input.slotId))

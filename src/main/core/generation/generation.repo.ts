@@ -1,4 +1,4 @@
-import type { SlotGenerationCounts, SlotRunReport } from '../../../shared/contract/generation.contract';
+import type { CoverageCell, SlotGenerationCounts, SlotRunReport } from '../../../shared/contract/generation.contract';
 import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import type { Outcome } from './validated';
 
@@ -45,6 +45,43 @@ export function generationRepo(db: ReadDb) {
         ...(counts.get(s.id) ?? ZERO),
         discardReasons: reasons.get(s.id) ?? [],
       }));
+    },
+    /**
+     * The heat maps' cells in one grouped scan of the plan (valid tasks joined per slot through
+     * tasks_slot); the services × category cells are split per service here.
+     */
+    coverage(): { servicesByCategory: CoverageCell[]; difficultyByLanguage: CoverageCell[] } {
+      const groups = prepareCached(
+        db,
+        `WITH v AS (SELECT slot_id, count(*) AS n FROM tasks WHERE slot_id IS NOT NULL AND validation_status = 'valid'
+                    GROUP BY slot_id)
+         SELECT s.services, s.category, s.difficulty, s.language, count(*) AS slots,
+                sum(s.target_count) AS planned, sum(coalesce(v.n, 0)) AS valid
+         FROM coverage_slots s LEFT JOIN v ON v.slot_id = s.id
+         GROUP BY s.services, s.category, s.difficulty, s.language`,
+      ).all() as {
+        services: string;
+        category: string;
+        difficulty: string;
+        language: string;
+        slots: number;
+        planned: number;
+        valid: number;
+      }[];
+      const sc = new Map<string, CoverageCell>();
+      const dl = new Map<string, CoverageCell>();
+      const add = (m: Map<string, CoverageCell>, row: string, col: string, g: (typeof groups)[number]) => {
+        const k = JSON.stringify([row, col]);
+        const c = m.get(k) ?? m.set(k, { row, col, slots: 0, planned: 0, valid: 0 }).get(k)!;
+        c.slots += g.slots;
+        c.planned += g.planned;
+        c.valid += g.valid;
+      };
+      for (const g of groups) {
+        for (const svc of JSON.parse(g.services) as string[]) add(sc, svc, g.category, g);
+        add(dl, g.difficulty, g.language, g);
+      }
+      return { servicesByCategory: [...sc.values()], difficultyByLanguage: [...dl.values()] };
     },
     /** Where a new run of this slot with this seed starts: after every index a run already used. */
     nextIndex(slotId: number, seed: number): number {
