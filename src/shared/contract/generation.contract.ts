@@ -55,7 +55,8 @@ export type CoverageCell = z.infer<typeof CoverageCell>;
 export const generationContract = {
   'generation.run': job({
     summary:
-      'Generate tasks for plan slots (all, the given ids, or those below target) in a worker: each candidate is validated and repaired once; valid ones are stored as generated tasks linked to their slot.',
+      'Generate tasks for plan slots (all, the given ids, or those below target) in a worker: each candidate is ' +
+      'validated and repaired once; valid ones are stored as generated tasks linked to their slot.',
     input: z.object({
       slots: z
         .union([z.enum(['all', 'below_target']), z.object({ ids: z.array(SlotId).min(1).max(100_000) })])
@@ -106,13 +107,15 @@ export const generationContract = {
   }),
   'generation.slotCounts': query({
     summary:
-      'Per slot: target, valid tasks, and candidates generated — valid first time, repaired, discarded (with the failing validators).',
+      'Per slot: target, valid tasks, and candidates generated — valid first time, repaired, discarded (with the ' +
+      'failing validators).',
     input: z.object({ slotIds: z.array(SlotId).max(10_000).optional() }).default({}),
     output: z.object({ slots: z.array(SlotGenerationCounts) }),
   }),
   'generation.candidates': query({
     summary:
-      "One slot's generated candidates, newest run first: outcome, task id, and for discarded ones the reason and every round (verdicts, diff, candidate).",
+      "One slot's generated candidates, newest run first: outcome, task id, and for discarded ones the reason and " +
+      'every round (verdicts, diff, candidate).',
     input: z.object({
       slotId: SlotId,
       outcome: CandidateOutcome.optional(),

@@ -38,7 +38,8 @@ export const planContract = {
   }),
   'plan.values': query({
     summary:
-      "A column's distinct values with their counts under the other filters (the set filter's checkbox list); services are counted per service.",
+      "A column's distinct values with their counts under the other filters (the set filter's checkbox list); " +
+      'services are counted per service.',
     input: valuesInput(SlotSortField),
     output: ValuesOutput,
   }),
@@ -49,13 +50,15 @@ export const planContract = {
   }),
   'plan.deleteWhere': mutation({
     summary:
-      'Delete every slot matching the filter (a filter is required). The rows are kept as a batch that plan.restoreDeleted puts back (undo).',
+      'Delete every slot matching the filter (a filter is required). The rows are kept as a batch that ' +
+      'plan.restoreDeleted puts back (undo).',
     input: gridFilterInput(SlotSortField),
     output: z.object({ batch: z.string(), deleted: z.number().int() }),
   }),
   'plan.restoreDeleted': mutation({
     summary:
-      'Put back a batch removed by plan.deleteWhere; a slot whose id was taken since is not written over (counted in conflicts).',
+      'Put back a batch removed by plan.deleteWhere; a slot whose id was taken since is not written over (counted ' +
+      'in conflicts).',
     input: z.object({ batch: z.string().min(1) }),
     output: z.object({ restored: z.number().int(), conflicts: z.number().int() }),
   }),
@@ -66,7 +69,8 @@ export const planContract = {
   }),
   'plan.stats': query({
     summary:
-      'Plan totals: slots, planned tasks, and planned tasks per service, difficulty and language — of the slots matching the filter, when one is given.',
+      'Plan totals: slots, planned tasks, and planned tasks per service, difficulty and language — of the slots ' +
+      'matching the filter, when one is given.',
     input: gridFilterInput(SlotSortField).default({ filters: [] }),
     output: z.object({
       slots: z.number().int(),
@@ -84,7 +88,8 @@ export const planContract = {
   'plan.update': mutation({
     summary:
       'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit ' +
-      'writes nothing. An edit with `expected` (an undo) is skipped, and listed in `skipped`, when the cell no longer ' +
+      'writes nothing. An edit with `expected` (an undo) is skipped, and listed in `skipped`, when the cell no ' +
+      'longer ' +
       'holds that value or its slot is gone: another writer changed it since.',
     input: z.object({
       edits: z

@@ -38,7 +38,9 @@ export type ChatRequest = {
 
 export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
-/** One HTTP attempt: its status (null for a transport error), what went wrong, how long it took and the wait before it. */
+/**
+ * One HTTP attempt: its status (null for a transport error), what went wrong, how long it took and the wait before it.
+ */
 export type Attempt = {
   attempt: number;
   status: number | null;

@@ -162,7 +162,8 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
             label,
             typeof raw === 'string'
               ? `the answer is not JSON (starts with ${JSON.stringify(raw.slice(0, 60))})`
-              : `the answer is not a chat completion (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message})`,
+              : `the answer is not a chat completion (${parsed.error.issues[0]?.path.join('.') || 'body'}: ` +
+                  `${parsed.error.issues[0]?.message})`,
           );
         attempts.push({ attempt: n, status: 200, error: null, latency_ms: Date.now() - began, waited_ms: waited });
         return toResult(parsed.data, attempts, Date.now() - start);
@@ -181,7 +182,8 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
           throw new ModelError(
             err.kind,
             label,
-            `${err.detail}; the server asks to wait ${Math.ceil(err.retryAfterMs / 1000)} s, more than the ${Math.round(policy.retryAfterCapMs / 1000)} s cap — try later`,
+            `${err.detail}; the server asks to wait ${Math.ceil(err.retryAfterMs / 1000)} s, more than the ` +
+              `${Math.round(policy.retryAfterCapMs / 1000)} s cap — try later`,
             err.status,
             attempts,
             err.retryAfterMs,

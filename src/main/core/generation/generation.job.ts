@@ -33,7 +33,8 @@ function candidate(input: GenerationJobInput, unit: GenerationUnit, index: numbe
  * spec itself, so it is not stored twice); every candidate leaves its outcome row.
  */
 function commit(db: WriteDb, input: GenerationJobInput, unit: GenerationUnit, r: CandidateResult, now: string): void {
-  if (!prepareCached(db, 'SELECT 1 FROM coverage_slots WHERE id = ?').get(unit.slot.id)) return; // the slot was deleted meanwhile
+  // the slot was deleted meanwhile
+  if (!prepareCached(db, 'SELECT 1 FROM coverage_slots WHERE id = ?').get(unit.slot.id)) return;
   const failed = r.rounds.at(-1)?.verdicts.find((v) => v.status === 'fail')?.validator ?? null;
   if (r.spec) {
     storeTaskSpec(db, r.spec, {
@@ -81,7 +82,8 @@ export const generationJob: JobDefinition<GenerationJobInput, GenerationResult> 
           for (const { unit, r } of batch) commit(db, input, unit, r, now);
         },
         to,
-        `${to} of ${total} candidates (last batch: ${n('valid')} valid, ${n('repaired')} repaired, ${n('discarded')} discarded)`,
+        `${to} of ${total} candidates (last batch: ${n('valid')} valid, ${n('repaired')} repaired, ` +
+          `${n('discarded')} discarded)`,
         ['tasks', 'validation_reports', 'generation_candidates'],
       );
     }

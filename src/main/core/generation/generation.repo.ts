@@ -10,7 +10,10 @@ const IN_IDS = 'IN (SELECT value FROM json_each(?))';
 
 export function generationRepo(db: ReadDb) {
   return {
-    /** Per slot, SQL aggregates over the tasks linked to it and its candidates (indexes tasks_slot, generation_candidates_outcome). */
+    /**
+     * Per slot, SQL aggregates over the tasks linked to it and its candidates (indexes tasks_slot,
+     * generation_candidates_outcome).
+     */
     slotCounts(slotIds?: readonly number[]): SlotGenerationCounts[] {
       const ids = slotIds ? JSON.stringify([...new Set(slotIds)]) : null;
       const where = (col: string) => (ids ? `AND ${col} ${IN_IDS}` : '');
@@ -23,12 +26,14 @@ export function generationRepo(db: ReadDb) {
       const at = (id: number) => counts.get(id) ?? counts.set(id, { ...ZERO }).get(id)!;
       for (const r of prepareCached(
         db,
-        `SELECT slot_id AS id, count(*) AS n FROM tasks WHERE slot_id IS NOT NULL AND validation_status = 'valid' ${where('slot_id')} GROUP BY slot_id`,
+        `SELECT slot_id AS id, count(*) AS n FROM tasks WHERE slot_id IS NOT NULL AND validation_status = 'valid' ` +
+          `${where('slot_id')} GROUP BY slot_id`,
       ).all(...bind) as { id: number; n: number }[])
         at(r.id).validTasks = r.n;
       for (const r of prepareCached(
         db,
-        `SELECT slot_id AS id, count(*) AS n, sum(outcome = 'valid') AS v, sum(outcome = 'repaired') AS r, sum(outcome = 'discarded') AS d
+        `SELECT slot_id AS id, count(*) AS n, sum(outcome = 'valid') AS v, sum(outcome = 'repaired') AS r, ` +
+          `sum(outcome = 'discarded') AS d
          FROM generation_candidates WHERE 1 = 1 ${where('slot_id')} GROUP BY slot_id`,
       ).all(...bind) as { id: number; n: number; v: number; r: number; d: number }[])
         Object.assign(at(r.id), { generated: r.n, validFirstTime: r.v, repaired: r.r, discarded: r.d });
@@ -97,7 +102,8 @@ export function generationRepo(db: ReadDb) {
       const out: Record<Outcome, number> = { valid: 0, repaired: 0, discarded: 0 };
       for (const r of prepareCached(
         db,
-        'SELECT outcome, count(*) AS n FROM generation_candidates WHERE slot_id = ? AND seed = ? AND idx >= ? AND idx < ? GROUP BY outcome',
+        'SELECT outcome, count(*) AS n FROM generation_candidates WHERE slot_id = ? AND seed = ? AND idx >= ? AND ' +
+          'idx < ? GROUP BY outcome',
       ).all(slotId, seed, from, to) as { outcome: Outcome; n: number }[])
         out[r.outcome] = r.n;
       return out;
@@ -184,7 +190,8 @@ export function generationWriter(db: WriteDb) {
       // A resumed batch may write a candidate again: the same position gets the same row.
       prepareCached(
         db,
-        `INSERT OR REPLACE INTO generation_candidates (slot_id, seed, idx, task_id, generator, outcome, failed, reason, rounds, created_at)
+        `INSERT OR REPLACE INTO generation_candidates (slot_id, seed, idx, task_id, generator, outcome, failed, ` +
+          `reason, rounds, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         c.slotId,

@@ -69,7 +69,8 @@ export const trajectoriesHandlers = {
       const prev = trajectoriesRepo(ctx.db).row(stored.id)!;
       if (input.taskId && input.taskId !== prev.task_id)
         warnings.push(
-          `this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} was not applied`,
+          `this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} ` +
+            `was not applied`,
         );
       return {
         id: prev.id,
@@ -82,10 +83,12 @@ export const trajectoriesHandlers = {
       };
     }
     if (r.external) warnings.push(`task ${r.taskId} is not in the workspace: the trajectory is stored ungraded`);
-    // Not an error: upstream's reader normalises the same things; the user should know the stored Trajectory differs in bytes.
+    // Not an error: upstream's reader normalises the same things; the user should know the stored Trajectory differs in
+    // bytes.
     if (writeTrace(t) !== input.traceJsonl)
       warnings.push(
-        'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored trajectory writes it back normalised',
+        'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored ' +
+          'trajectory writes it back normalised',
       );
     supersession(ctx.db).afterInsert(input.collection, [r.taskId]);
     ctx.touch('trajectories', [stored.id]);
@@ -120,7 +123,8 @@ export const trajectoriesHandlers = {
     if (row.source_format === 'studio') return { traceJsonl: writeTrace(loadTrajectory(ctx.db, 'studio', body)) };
     throw new AppError(
       'CONFLICT',
-      `trajectory ${input.id} was imported from ${row.source_format}, not from a Claw-Eval trace; trajectories.get gives it in the canonical shape`,
+      `trajectory ${input.id} was imported from ${row.source_format}, not from a Claw-Eval trace; trajectories.get ` +
+        `gives it in the canonical shape`,
     );
   },
   'trajectories.search': (input, ctx) => {

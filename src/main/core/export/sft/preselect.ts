@@ -8,7 +8,10 @@ import type { Trajectory } from '../../../../shared/contract/entities/trajectory
 import { AppError } from '../../lib/errors';
 import type { z } from 'zod';
 
-/** One record as the lead feeds it: the metadata, and the trajectory or a function that loads it (read only when needed). */
+/**
+ * One record as the lead feeds it: the metadata, and the trajectory or a function that loads it (read only when
+ * needed).
+ */
 export type SftRecord = z.input<typeof SftRecordMeta> & { trajectory: Trajectory | (() => Trajectory) };
 
 /** What selection keeps of a record between passes: small, so 100k records cost a few MB, never their bodies. */
@@ -58,7 +61,8 @@ export function readLights(
   if ((it as unknown) === records)
     throw new AppError(
       'INVALID_INPUT',
-      'records must be re-iterable (an array, or an object whose [Symbol.iterator] starts a new pass): selection reads them more than once',
+      'records must be re-iterable (an array, or an object whose [Symbol.iterator] starts a new pass): selection ' +
+        'reads them more than once',
     );
   const lights: Light[] = [];
   const supersedes = new Map<string, Set<string>>();

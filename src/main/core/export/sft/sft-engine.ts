@@ -168,7 +168,10 @@ function convert<Row>(
   return { ok: true, row: r.row, view, trajectoryId: t.trajectory_id, findings: issues };
 }
 
-/** At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen (§6.3). */
+/**
+ * At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen
+ * (§6.3).
+ */
 function chooseTrivial(candidates: readonly Light[]): Map<string, Light> {
   const better = (a: Light, b: Light) => {
     const ra = a.reward ?? Number.NEGATIVE_INFINITY;

@@ -14,7 +14,8 @@ const CustomerRecord = z.looseObject({
   // Upstream fixtures write VIP and vip both; both are kept as they are.
   tier: oneOf(['standard', 'premium', 'vip', 'VIP', 'enterprise']),
   annual_revenue: count(),
-  status: oneOf(['active', 'inactive', 'churned', 'prospect']),
+  // at_risk: the generator's churn-risk customers (upstream's CRM keeps status as free text).
+  status: oneOf(['active', 'inactive', 'churned', 'prospect', 'at_risk']),
   email: email().optional(),
   contact_email: email().optional(),
   last_contact_date: dateText().optional(),
