@@ -23,7 +23,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-/** A workspace with an endpoint on a scripted server (its key in the environment) and `slots` slots the example fits. */
+/** A workspace, an endpoint on a scripted server (its key in the environment), `slots` slots the example fits. */
 async function setup(script: Script, o: { slots?: number; timeoutMs?: number; serverKey?: string } = {}) {
   const srv = await startScriptedOpenAI({ script, requireKey: o.serverKey ?? KEY });
   servers.push(srv);

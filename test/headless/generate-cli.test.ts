@@ -19,7 +19,7 @@ const PLAN = [
 ].join('\n');
 
 describe('coworkenv generate', () => {
-  it('procedural: per slot generated / valid first time / repaired / discarded; --json; a slot the library cannot serve is named', async () => {
+  it('procedural: per-slot counts, --json, a slot the library cannot serve is named', async () => {
     const ws = workspace();
     const dir = path.dirname(ws);
     fs.writeFileSync(path.join(dir, 'plan.csv'), PLAN);

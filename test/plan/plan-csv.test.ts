@@ -31,7 +31,7 @@ const fields = (s: { created_at: string; updated_at: string }) => {
 const HEADER = 'id,family,services,category,difficulty,language,reference_date,scenario,target_count,notes';
 
 describe('plan CSV', () => {
-  it('round trip: the demo plan with awkward notes exported, imported into another workspace, exported again', async () => {
+  it('round trip: demo plan + awkward notes exported, imported elsewhere, exported again', async () => {
     const a = open();
     await ok(a, 'plan.loadDemo', {});
     // Cells a naive CSV writer would break: commas, quotes, line breaks, Chinese, leading spaces.

@@ -91,7 +91,7 @@ export const generationContract = {
       problems: z.array(z.string()),
       /** Per slot of this run, in slot order. */
       perSlot: z.array(SlotRunReport).default([]),
-      /** Why an llm run stopped before its last candidate (no key, key refused, unknown model); null when it did not. */
+      /** Why an llm run stopped early (no key, key refused, unknown model); null when it did not. */
       stopped: z.string().nullable().default(null),
     }),
   }),

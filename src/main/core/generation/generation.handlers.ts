@@ -11,7 +11,7 @@ import type { GenerationUnit } from './generation.job';
 import { generationRepo } from './generation.repo';
 import { checkSlot } from './procedural/generate';
 
-/** The llm generator's endpoint, checked before the job starts (its key too: a missing key would discard everything). */
+/** The llm generator's endpoint, checked before the job starts (its key too: without one every candidate fails). */
 function checkEndpoint(input: Input<'generation.run'>, ctx: QueryContext): string | undefined {
   if (input.generator !== 'llm') {
     if (input.endpoint)

@@ -50,7 +50,8 @@ export function importCsv(db: WriteDb, file: string, text: string, now: string) 
     const first = issues[0]!;
     return new AppError(
       'INVALID_INPUT',
-      `${issues.length} problem${issues.length > 1 ? 's' : ''} in ${file}; nothing was imported (first: ${first.message})`,
+      `${issues.length} problem${issues.length > 1 ? 's' : ''} in ${file}; nothing was imported ` +
+        `(first: ${first.message})`,
       issues.slice(0, 500),
     );
   };

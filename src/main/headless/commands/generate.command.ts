@@ -35,7 +35,8 @@ function render(ctx: RunContext, r: Result): void {
   if (r.stopped) ctx.err(`stopped early: ${r.stopped}\n`);
   ctx.out(
     `${r.slots} slot${r.slots === 1 ? '' : 's'}, ${r.candidates} candidates: ${r.validFirstTime} valid first time, ` +
-      `${r.repaired} repaired, ${r.discarded} discarded${r.problems.length ? `; ${r.problems.length} slots skipped` : ''}\n`,
+      `${r.repaired} repaired, ${r.discarded} discarded` +
+      `${r.problems.length ? `; ${r.problems.length} slots skipped` : ''}\n`,
   );
 }
 

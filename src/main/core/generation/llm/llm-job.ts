@@ -115,7 +115,8 @@ export async function runLlmGeneration(ctx: JobContext, input: GenerationJobInpu
         for (const f of ready) commit(db, input, f, now);
       },
       to,
-      `${to} of ${total} candidates (${counts.valid} valid, ${counts.repaired} repaired, ${counts.discarded} discarded)`,
+      `${to} of ${total} candidates (${counts.valid} valid, ${counts.repaired} repaired, ` +
+        `${counts.discarded} discarded)`,
       TABLES,
     );
     committed = to;
