@@ -7,6 +7,7 @@ test('generate for the demo plan: the job runs with progress, the grid counts an
   app,
   server,
 }, testInfo) => {
+  await app.getByTestId('toggle-coverage').click();
   const services = app.getByTestId('heatmap-services');
   const difficulty = app.getByTestId('heatmap-difficulty');
   await expect(services.locator('canvas').first()).toBeVisible();

@@ -30,6 +30,7 @@ import {
 } from './plan-actions';
 import { PlanStats } from './PlanStats';
 
+const COVERAGE_KEY = 'coworkenv.plan.coverage';
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const DEFAULT_COL = { sortable: true, resizable: true };
 const ROW_SELECTION = {
@@ -46,7 +47,9 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   const undo = useUndoStack(PLAN_GRID);
   const [showGenerate, setShowGenerate] = useState(false);
   const [generateFor, setGenerateFor] = useState<{ ids: number[] } | 'below_target' | null>(null);
-  const [showCoverage, setShowCoverage] = useState(true);
+  // The heat maps take a third of the page from the grid: shown on demand, and the choice is remembered.
+  const [showCoverage, setShowCoverage] = useState(() => localStorage.getItem(COVERAGE_KEY) === '1');
+  const toggleCoverage = () => setShowCoverage((v) => (localStorage.setItem(COVERAGE_KEY, v ? '0' : '1'), !v));
   const csvInput = useRef<HTMLInputElement>(null);
   const [filter, setFilter] = useState<GridFilter>({ filters: [] });
   // (the saved filter and search are read back from the grid once its first rows are in)
@@ -239,8 +242,8 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
         <button type="button" onClick={() => void exportPlanCsv(g.filter())} data-testid="export-csv">
           Export CSV
         </button>
-        <button type="button" onClick={() => setShowCoverage((v) => !v)} aria-pressed={showCoverage}>
-          Coverage
+        <button type="button" onClick={toggleCoverage} aria-pressed={showCoverage} data-testid="toggle-coverage">
+          {showCoverage ? 'Hide coverage map' : 'Coverage map'}
         </button>
         <ColumnsMenu api={g.api} />
       </div>
