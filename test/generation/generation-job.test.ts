@@ -54,6 +54,19 @@ describe('generation.run', () => {
       repaired: 0,
       discarded: 0,
       problems: [`slot ${d}: the cross_service scenario needs 2–5 services, the slot names 1 (gmail)`],
+      perSlot: [
+        [a, 4],
+        [b, 3],
+        [c, 2],
+      ].map(([slotId, n]) => ({
+        slotId,
+        generated: n,
+        validFirstTime: n,
+        repaired: 0,
+        discarded: 0,
+        discardReasons: [],
+      })),
+      stopped: null,
     });
     const progress = rec.list.flatMap((e: AnyEvent) =>
       e.event === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : [],

@@ -16,7 +16,9 @@ import {
   exportRlCommand,
   exportSftCommand,
 } from './export.command';
+import { generateCommand } from './generate.command';
 import { gradeCommand } from './grade.command';
+import { planExportCsvCommand, planImportCsvCommand } from './plan.command';
 import { proceduresCommand } from './procedures.command';
 import { reportCommand } from './report.command';
 import { runCommand } from './run.command';
@@ -35,6 +37,9 @@ export const COMMANDS: readonly Command[] = [
   tasksImportCommand,
   envReplayCommand,
   servicesServeCommand,
+  planImportCsvCommand,
+  planExportCsvCommand,
+  generateCommand,
   validateCommand,
   gradeCommand,
   trajectoriesImportCommand,
