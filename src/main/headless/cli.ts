@@ -83,11 +83,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let core: Core | undefined;
   const openCore = (): Core => {
     if (core) return core;
-    const isNew = !fs.existsSync(workspacePath);
+    const fileFree = command.workspace === 'none';
+    const isNew = !fileFree && !fs.existsSync(workspacePath);
     try {
       core = createCore({
-        workspacePath,
-        seedDemo: !flags.empty,
+        workspacePath: fileFree ? ':memory:' : workspacePath,
+        seedDemo: !fileFree && !flags.empty,
         env: io.env, // endpoint keys from the environment (key source env)
         ...(flags.verbose ? { logger: stderrLogger } : {}),
         ...io.coreOptions,
