@@ -85,11 +85,14 @@ describe.skipIf(!canRun)(
       expect(quick.rows.map((r) => r.id)).toEqual([ids.get('T018 partial')]);
     });
 
-    it("every dispatch evidence names the call and the message that made it; audits and messages exist", async () => {
+    it('every dispatch evidence names the call and the message that made it; audits and messages exist', async () => {
       for (const id of ids.values()) {
         const { trajectory: t, grade } = await ok(core, 'trajectories.get', { id });
         expect(grade).not.toBeNull();
-        const evidence = [...grade!.checks.flatMap((c) => c.evidence), ...grade!.safetyViolations.map((v) => v.evidence)];
+        const evidence = [
+          ...grade!.checks.flatMap((c) => c.evidence),
+          ...grade!.safetyViolations.map((v) => v.evidence),
+        ];
         expect(evidence.length).toBeGreaterThan(0);
         for (const e of evidence) {
           if (e.kind === 'dispatch') {
