@@ -103,7 +103,7 @@ describe.skipIf(!canRun)(
             expect(t.dispatches[e.index]!.call_id).toBe(e.call_id);
           } else if (e.kind === 'audit') {
             const snap = t.audits.filter((a) => a.service === e.service).at(-1);
-            expect((snap?.data[e.action_key] as unknown[])[e.index]).toBeDefined();
+            expect((snap!.data[e.action_key] as unknown[])[e.index]).toBeDefined();
           } else if (e.kind === 'message') expect(t.messages[e.index]?.role).toBe('assistant');
         }
       }
