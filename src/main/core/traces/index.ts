@@ -1,5 +1,5 @@
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
-import { callLocations } from '../grading/call-locations';
+import { callLocations } from '../../../shared/contract/entities/call-locations';
 import { runRecordFrom, type RunRecord } from '../grading/grade';
 import type { PyObject } from '../services/pyjson';
 import { AppError } from '../lib/errors';

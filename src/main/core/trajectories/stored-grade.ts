@@ -2,7 +2,7 @@ import type { Evidence, GradeResult } from '../../../shared/contract/entities/ch
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { prepareCached, type WriteDb } from '../db/sqlite';
-import { callLocations } from '../grading/call-locations';
+import { callLocations } from '../../../shared/contract/entities/call-locations';
 import { grade } from '../grading/grade';
 import { runRecordOf } from '../traces';
 import { loadTrajectory } from './load-trajectory';

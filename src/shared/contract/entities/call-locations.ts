@@ -1,4 +1,4 @@
-import type { Trajectory } from '../../../shared/contract/entities/trajectory';
+import type { Trajectory } from './trajectory';
 
 /** Where a dispatch's call sits in the conversation: the call id and the message that made it. */
 export type CallLocation = { call_id: string; message: number } | null;
