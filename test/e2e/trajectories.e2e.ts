@@ -99,6 +99,12 @@ test.describe('Trajectories page', () => {
     await expect(app.getByTestId('status-rows')).toHaveText('1 of 3 trajectories (filtered)');
     await expect(app.locator('.ag-row[row-id]')).toHaveCount(1);
     await expect(app.locator(`.ag-row[row-id="${ids.full}"]`)).toBeVisible();
+    // The Task column's set filter counts values under the text search: only T018, once.
+    await app.locator('.ag-header-cell[col-id="task_id"] .ag-header-cell-filter-button').click();
+    const f = app.getByTestId('set-filter-task_id');
+    await expect(f.locator('.set-option')).toHaveCount(1);
+    await expect(f.locator('.set-option')).toContainText('T018_ticket_triage1');
+    await app.keyboard.press('Escape');
 
     // FTS5 syntax: OR.
     await app.getByLabel('Search mode').selectOption('fts');

@@ -3,33 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import type { TaskSpec } from '../../src/shared/contract/entities/task-spec';
-import { dumpsPy, type PyValue } from '../../src/main/core/services/pyjson';
-import { environmentForSpec } from '../../src/main/core/tasks/task-spec-of';
 import { fail, ok, slotInput } from '../helpers/call';
+import { planRunJsonl } from '../helpers/plan-run';
 import { createTestCore, tempDir } from '../helpers/test-core';
 import { importFiles } from '../helpers/trajectory-import';
-
-/**
- * A run of a generated task as an OpenAI-messages JSONL row: its reference plan played on a fresh
- * environment (real results), minus the steps `skip` names, then an answer.
- */
-function planRun(spec: TaskSpec, skip: number[] = []): string {
-  const env = environmentForSpec(spec, [], () => new Date(`${spec.reference_date}T09:00:00Z`));
-  const messages: unknown[] = [{ role: 'user', content: spec.prompt.text }];
-  (spec.reference_plan ?? []).forEach((s, i) => {
-    if (skip.includes(i)) return;
-    const d = env.call(s.tool, s.args as PyValue);
-    const id = `call_${i}`;
-    messages.push({
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ id, type: 'function', function: { name: s.tool, arguments: JSON.stringify(s.args) } }],
-    });
-    messages.push({ role: 'tool', tool_call_id: id, content: dumpsPy(d.body as PyValue) });
-  });
-  messages.push({ role: 'assistant', content: 'Done: every step is complete.' });
-  return JSON.stringify({ task_id: spec.task_id, messages });
-}
 
 describe('grading.updateCheck: edit a check of a generated task, its trajectories re-graded at once', () => {
   let core: Core;
@@ -49,7 +26,7 @@ describe('grading.updateCheck: edit a check of a generated task, its trajectorie
     spec = (await ok(core, 'tasks.get', { taskId: task.task_id })).spec as TaskSpec;
     const file = path.join(dir, 'runs.jsonl');
     const plan = spec.reference_plan ?? [];
-    fs.writeFileSync(file, `${planRun(spec)}\n${planRun(spec, [plan.length - 1])}\n`);
+    fs.writeFileSync(file, `${planRunJsonl(spec)}\n${planRunJsonl(spec, [plan.length - 1])}\n`);
     const r = await importFiles(core, { paths: [file], format: 'openai-jsonl', taskId: spec.task_id });
     expect(r).toMatchObject({ stored: 2, graded: 2 });
   });

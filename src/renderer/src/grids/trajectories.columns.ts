@@ -17,12 +17,7 @@ const yesNo = (p: { value?: boolean | null }) =>
  */
 export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },
-  { field: 'task_id', headerName: 'Task', width: 230, pinned: 'left', ...set },
-  { field: 'trial', headerName: 'Trial', width: 75, ...set },
-  { field: 'agent', headerName: 'Agent', width: 150, ...set },
-  { field: 'model', headerName: 'Model', width: 130, ...set },
-  { field: 'collection', headerName: 'Collection', width: 160, ...set },
-  { field: 'run_id', headerName: 'Run', width: 75, ...set },
+  { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...set },
   {
     field: 'score',
     headerName: 'Score',
@@ -33,6 +28,11 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
       p.data?.passed ? 'status-cell status-valid' : p.data?.graded ? 'status-cell status-invalid' : '',
   },
   { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: yesNo, ...set },
+  { field: 'trial', headerName: 'Trial', width: 75, ...set },
+  { field: 'agent', headerName: 'Agent', width: 150, ...set },
+  { field: 'model', headerName: 'Model', width: 130, ...set },
+  { field: 'collection', headerName: 'Collection', width: 160, ...set },
+  { field: 'run_id', headerName: 'Run', width: 75, ...set },
   { field: 'completion', headerName: 'Completion', width: 110, valueFormatter: score, ...num },
   { field: 'safety', headerName: 'Safety', width: 85, ...set },
   { field: 'robustness', headerName: 'Robust.', width: 95, valueFormatter: score, ...num },
