@@ -66,7 +66,7 @@ describe.skipIf(!canRun)(
       expect(e.issues?.[0]?.path).toEqual(['text']);
     });
 
-    it("values count each column's distinct values under the other filters and the text filter; ids select them", async () => {
+    it("values: a column's distinct values under the other filters and the text filter; ids select them", async () => {
       const v = await ok(core, 'trajectories.values', { field: 'collection' });
       expect(v.values).toEqual([
         { value: 'claw-eval-traces', count: 4 },

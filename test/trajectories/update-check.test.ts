@@ -46,7 +46,7 @@ describe('grading.updateCheck: edit a check of a generated task, its trajectorie
     expect(await rows()).toEqual(before);
   });
 
-  it('a check that now asks for more calls than any run made: completion drops by its weight, rows and grades', async () => {
+  it('a check asking for more calls than any run made: completion drops by its weight, rows and grades', async () => {
     const before = await rows();
     const full = before[0]!;
     const met = (await ok(core, 'trajectories.get', { id: full.id })).grade!.checks.filter((x) => x.status === 'met');

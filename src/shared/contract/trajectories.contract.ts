@@ -74,7 +74,8 @@ export const trajectoriesContract = {
   }),
   'trajectories.list': query({
     summary:
-      'One page of stored trajectories, sorted and filtered in SQL (indexed columns walk their index); total counts the filtered rows. `text` keeps those whose message text matches (FTS5, as trajectories.search).',
+      'One page of stored trajectories, sorted and filtered in SQL (indexed columns walk their index); total ' +
+      'counts the filtered rows. `text` keeps those whose message text matches (FTS5, as trajectories.search).',
     input: pageInput(TrajectorySortField).extend(text),
     output: z.object({
       rows: z.array(TrajectoryRow),
@@ -84,7 +85,8 @@ export const trajectoriesContract = {
   }),
   'trajectories.values': query({
     summary:
-      "A column's distinct values with their counts under the other filters and the text search (the set filter's list).",
+      "A column's distinct values with their counts under the other filters and the text search " +
+      "(the set filter's list).",
     input: valuesInput(TrajectorySortField).extend(text),
     output: ValuesOutput,
   }),

@@ -54,7 +54,7 @@ export function useSiblings(taskId: string | undefined, self: number) {
             .filter((r) => r.id !== self)
             .map((r) => ({
               id: r.id,
-              label: `#${r.id} · ${r.agent} · trial ${r.trial} · ${r.score === null ? 'ungraded' : r.score.toFixed(4)}`,
+              label: `#${r.id} · ${r.agent} · trial ${r.trial} · ${r.score?.toFixed(4) ?? 'ungraded'}`,
             })),
         ),
       () => setRows([]),
