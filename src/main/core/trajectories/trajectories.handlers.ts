@@ -10,20 +10,10 @@ import { runsRepo, runsWriter } from './runs.repo';
 import { indexForSearch, searchSnippets } from './search-text';
 import { supersession } from './supersede';
 import { trajectoriesWriter } from './trajectories-writer.repo';
-import { trajectoriesRepo } from './trajectories.repo';
-
-/** words mode: every word must occur; a trailing * keeps prefix search; quotes make the rest literal. */
-function wordsQuery(q: string): string {
-  return q
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => {
-      const prefix = w.endsWith('*') && w.length > 1;
-      const word = (prefix ? w.slice(0, -1) : w).replace(/"/g, '""');
-      return `"${word}"${prefix ? '*' : ''}`;
-    })
-    .join(' ');
-}
+import { locateEvidence } from './stored-grade';
+import { matchOf, textWhere, withFtsErrors } from './text-filter';
+import { TRAJECTORY_TABLE, trajectoriesRepo } from './trajectories.repo';
+import { pagedIds, pagedValues } from '../db/paged-list';
 
 export const trajectoriesHandlers = {
   'trajectories.import': (input, ctx) => ({ jobId: ctx.jobs.start('trajectories.import', resolveImport(input)) }),
@@ -102,17 +92,20 @@ export const trajectoriesHandlers = {
       duplicate: false,
     };
   },
-  'trajectories.list': (input, ctx) => trajectoriesRepo(ctx.db).list(input),
+  'trajectories.list': ({ text, ...q }, ctx) =>
+    withFtsErrors(() => trajectoriesRepo(ctx.db).list({ ...q, extra: textWhere(text) }), 'text'),
+  'trajectories.values': ({ text, field, ...q }, ctx) =>
+    withFtsErrors(() => pagedValues(ctx.db, TRAJECTORY_TABLE, field, { ...q, extra: textWhere(text) }), 'text'),
+  'trajectories.ids': ({ text, ...q }, ctx) =>
+    withFtsErrors(() => pagedIds<number>(ctx.db, TRAJECTORY_TABLE, { ...q, extra: textWhere(text) }), 'text'),
   'trajectories.get': (input, ctx) => {
     const repo = trajectoriesRepo(ctx.db);
     const row = repo.row(input.id);
     const body = repo.body(input.id);
     if (!row || !body) throw notFound(`trajectory ${input.id}`);
-    return {
-      row,
-      trajectory: loadTrajectory(ctx.db, row.source_format, body),
-      grade: body.grade === null ? null : GradeResult.parse(JSON.parse(body.grade)),
-    };
+    const trajectory = loadTrajectory(ctx.db, row.source_format, body);
+    const grade = body.grade === null ? null : GradeResult.parse(JSON.parse(body.grade));
+    return { row, trajectory, grade: grade && locateEvidence(grade, trajectory) };
   },
   'trajectories.exportTrace': (input, ctx) => {
     const repo = trajectoriesRepo(ctx.db);
@@ -129,18 +122,8 @@ export const trajectoriesHandlers = {
   },
   'trajectories.search': (input, ctx) => {
     const repo = trajectoriesRepo(ctx.db);
-    const match = input.mode === 'words' ? wordsQuery(input.query) : input.query;
-    if (!match) throw new AppError('INVALID_INPUT', 'the query has no words', [{ path: ['query'], message: 'empty' }]);
-    let found: { ids: number[]; total: number };
-    try {
-      found = repo.search(match, input.offset, input.limit);
-    } catch (err) {
-      // The statement is fixed; an SQLITE_ERROR here is the query's (unterminated string, syntax, unknown column).
-      if ((err as { code?: string }).code !== 'SQLITE_ERROR') throw err;
-      throw new AppError('INVALID_INPUT', `not a valid search: ${(err as Error).message}`, [
-        { path: ['query'], message: (err as Error).message },
-      ]);
-    }
+    const match = matchOf(input);
+    const found = withFtsErrors(() => repo.search(match, input.offset, input.limit));
     const texts = found.ids.flatMap((id) => {
       const row = repo.row(id);
       const body = repo.body(id);

@@ -70,6 +70,8 @@ export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
   pk: 'id',
   select: COLS,
   toRow,
+  // The quick search box reads ids and labels; message text has its own box (the FTS5 `text` filter).
+  search: { like: ['task_id', 'source_task_id', 'agent', 'collection'] },
 };
 
 export type TrajectoryBody = {

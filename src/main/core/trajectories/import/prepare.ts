@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
-import type { SourceFormat, Trajectory } from '../../../../shared/contract/entities/trajectory';
+import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
 import type { ReadDb } from '../../db/sqlite';
 import { gradeTrajectory } from '../../grading/grading.handlers';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import type { Normalized } from '../formats';
 import { indexForSearch } from '../search-text';
-import { countsOf, dispatchesOfCalls } from '../trajectory-stats';
+import { gradableRun } from '../stored-grade';
+import { countsOf } from '../trajectory-stats';
 
 /** Everything one trajectory row and its body need, computed before the write transaction. */
 export type PreparedRow = {
@@ -77,8 +78,7 @@ export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { 
   const spec = o.spec(taskId);
   let grade: GradeResult | null = null;
   if (spec && n.row.gradable) {
-    const run: Trajectory = t.dispatches.length || t.trace ? t : { ...t, dispatches: dispatchesOfCalls(t) };
-    const g = gradeTrajectory(spec, run, taskId);
+    const g = gradeTrajectory(spec, gradableRun(t), taskId);
     grade = g.grade;
     warnings.push(...g.warnings);
   } else if (spec) warnings.push(`not graded: a tool call has no result, so the grader cannot tell what happened`);
