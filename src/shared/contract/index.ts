@@ -11,6 +11,7 @@ import { trajectoriesContract } from './trajectories.contract';
 import { endpointsContract } from './endpoints.contract';
 import { lineageContract } from './lineage.contract';
 import { generationContract } from './generation.contract';
+import { curationContract } from './curation.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -25,6 +26,7 @@ export const contract = {
   ...endpointsContract,
   ...lineageContract,
   ...generationContract,
+  ...curationContract,
 } as const;
 
 export type Contract = typeof contract;

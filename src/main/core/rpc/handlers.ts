@@ -10,6 +10,7 @@ import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
 import { generationHandlers } from '../generation/generation.handlers';
+import { curationHandlers } from '../curation/curation.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -24,4 +25,5 @@ export const handlers: HandlerMap = {
   ...endpointsHandlers,
   ...lineageHandlers,
   ...generationHandlers,
+  ...curationHandlers,
 };
