@@ -7,6 +7,13 @@ import {
   endpointsTestCommand,
   endpointsUpdateCommand,
 } from './endpoints.command';
+import {
+  curateAssignCommand,
+  curateLogCommand,
+  curateRedoCommand,
+  curateSuggestCommand,
+  curateUndoCommand,
+} from './curate.command';
 import { envReplayCommand } from './env.command';
 import { gradeCommand } from './grade.command';
 import { proceduresCommand } from './procedures.command';
@@ -30,6 +37,11 @@ export const COMMANDS: readonly Command[] = [
   trajectoriesImportCommand,
   tracesImportCommand,
   tracesExportCommand,
+  curateSuggestCommand,
+  curateAssignCommand,
+  curateLogCommand,
+  curateUndoCommand,
+  curateRedoCommand,
   endpointsAddCommand,
   endpointsListCommand,
   endpointsTestCommand,
