@@ -39,7 +39,11 @@ function snapshot(file: string): { buckets: State; overrides: Map<number, string
 describe('bulk re-assignment, the log, undo and redo', () => {
   let core: Core;
   let file: string;
-  const mixed = { field: 'suggested', operator: 'AND', conditions: [{ op: 'equals', value: 'KEEP' }] } as const;
+  const mixed = {
+    field: 'suggested' as const,
+    operator: 'AND' as const,
+    conditions: [{ op: 'equals' as const, value: 'KEEP' }],
+  };
 
   beforeAll(async () => {
     file = path.join(tempDir(), 'bulk.coworkenv.db');
