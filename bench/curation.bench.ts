@@ -69,7 +69,8 @@ async function main() {
         }
       ).n;
       const set = raw.prepare(
-        "UPDATE trajectories SET bucket = ? WHERE task_id IN (SELECT task_id FROM curation_tasks WHERE suggested = 'UNSOLVABLE')",
+        'UPDATE trajectories SET bucket = ? ' +
+          "WHERE task_id IN (SELECT task_id FROM curation_tasks WHERE suggested = 'UNSOLVABLE')",
       );
       let j = 0;
       const rawUpdate = stats(

@@ -26,7 +26,8 @@ function snapshot(file: string): { buckets: State; overrides: Map<number, string
     const mismatched = (
       db
         .prepare(
-          'SELECT count(*) AS n FROM trajectories t LEFT JOIN curation_tasks c USING (task_id) WHERE t.bucket IS NOT c.bucket',
+          'SELECT count(*) AS n FROM trajectories t LEFT JOIN curation_tasks c USING (task_id) ' +
+            'WHERE t.bucket IS NOT c.bucket',
         )
         .get() as { n: number }
     ).n;
@@ -58,7 +59,7 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect(e.message).toMatch(/reason/);
   });
 
-  it('assigns by selection, logs who, why, before/after and the selection, and copies the bucket onto trajectories', async () => {
+  it('assigns by selection, logs who, why, before/after, selection; copies the bucket to trajectories', async () => {
     const r = await ok(core, 'curation.assign', {
       bucket: 'TRIVIAL',
       select: { tasks: ['task-000001', 'task-000011', 'task-000021'] },
@@ -98,7 +99,7 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect(again).toEqual({ batchId: null, changed: 0, conflicts: 0 });
   });
 
-  it('undo restores the exact prior state and redo the state after; later changes are conflicts, not overwritten', async () => {
+  it('undo restores the exact prior state, redo the state after; later changes are conflicts, kept', async () => {
     const before = snapshot(file);
     const sugg = await ok(core, 'curation.applySuggestions', { select: { all: true }, reason: 'take the rules' });
     expect(sugg.changed).toBeGreaterThan(0);

@@ -78,7 +78,7 @@ describe.skipIf(!hasTrajCorpus)('task statistics on the τ-bench corpus (skipped
     expect(tau.filter((r) => r.suggested === 'KEEP').length).toBe(26);
   });
 
-  it("adds a second source's attempts of the same task ids (τ² airline, one trial each) to the same tasks", async () => {
+  it("adds a second source's attempts of the same task ids (τ² airline, one trial each) to them", async () => {
     await importFiles(core, { paths: [TAU2_RESULTS] });
     const after = await curationRows(core);
     const tau2 = JSON.parse(fs.readFileSync(TAU2_RESULTS, 'utf8')) as {

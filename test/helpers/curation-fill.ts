@@ -22,14 +22,16 @@ export async function curationWorkspace(file: string, o: { tasks: number; perTas
   try {
     db.transaction(() => {
       db.prepare(
-        "INSERT INTO collections (name, supersedes, description, created_at, updated_at) VALUES ('bench', '[]', '', ?, ?)",
+        'INSERT INTO collections (name, supersedes, description, created_at, updated_at) ' +
+          "VALUES ('bench', '[]', '', ?, ?)",
       ).run(now, now);
       db.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${T} - 1)
          INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings,
            version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
          SELECT printf('task-%06d', i), 'Task ' || i, 'generated', 'general', ${cats},
-           CASE i % 3 WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' ELSE 'hard' END, CASE WHEN i % 4 = 0 THEN 'zh' ELSE 'en' END,
+           CASE i % 3 WHEN 0 THEN 'easy' WHEN 1 THEN 'medium' ELSE 'hard' END,
+           CASE WHEN i % 4 = 0 THEN 'zh' ELSE 'en' END,
            json_array(${svc('i')}, ${svc('(i / 3 + 1)')}), '[]', '[]', 1, printf('%064x', i), '{}', '', '', ?, ?
          FROM n`,
       ).run(now, now);

@@ -23,7 +23,9 @@ const Counts = z.array(z.object({ key: z.string(), bucket: z.string(), count: z.
 export const curationContract = {
   'curation.tasks': query({
     summary:
-      'One page of the curation grid: every task with trajectories, its statistics over attempts (mean completion — a mean of fractional values, not a success rate — variance, mean score, Pass@k, Pass^k, best trial), its suggested and assigned bucket; sorted and filtered in SQL.',
+      'One page of the curation grid: every task with trajectories, its statistics over attempts (mean ' +
+      'completion — a mean of fractional values, not a success rate — variance, mean score, Pass@k, Pass^k, ' +
+      'best trial), its suggested and assigned bucket; sorted and filtered in SQL.',
     input: pageInput(CurationField),
     output: z.object({
       rows: z.array(CurationTaskRow),
@@ -48,7 +50,8 @@ export const curationContract = {
   }),
   'curation.setRule': mutation({
     summary:
-      "Edit one pool's bucket thresholds (logged with the reason, before and after); the suggestions of its tasks are recomputed at once.",
+      "Edit one pool's bucket thresholds (logged with the reason, before and after); the suggestions of its " +
+      'tasks are recomputed at once.',
     input: CurationRule.omit({ updatedAt: true }).partial().required({ pool: true }).extend({ reason: Reason }),
     output: z.object({ rule: CurationRule, batchId: z.number().int() }),
   }),
@@ -59,13 +62,16 @@ export const curationContract = {
   }),
   'curation.assign': mutation({
     summary:
-      'Assign a bucket (null clears it) to the selected tasks, by ids, filter or all, in one transaction; the trajectories carry the new bucket; logged with the reason, OS user, before/after and the selection; answers the batch id and the number of tasks changed.',
+      'Assign a bucket (null clears it) to the selected tasks, by ids, filter or all, in one transaction; the ' +
+      'trajectories carry the new bucket; logged with the reason, OS user, before/after and the selection; ' +
+      'answers the batch id and the number of tasks changed.',
     input: z.object({ bucket: CurationBucket.nullable(), select: TaskSelection, reason: Reason }),
     output: BatchResult,
   }),
   'curation.applySuggestions': mutation({
     summary:
-      'Assign each selected task its suggested bucket (tasks without a suggestion are left as they are); one logged batch.',
+      'Assign each selected task its suggested bucket (tasks without a suggestion are left as they are); one ' +
+      'logged batch.',
     input: z.object({ select: TaskSelection, reason: Reason }),
     output: BatchResult,
   }),
@@ -76,7 +82,8 @@ export const curationContract = {
   }),
   'curation.override': mutation({
     summary:
-      "Set (or clear, with null) trajectories' include/exclude override: 'include' admits a trajectory to export whatever its task's bucket, 'exclude' keeps it out; one logged batch.",
+      "Set (or clear, with null) trajectories' include/exclude override: 'include' admits a trajectory to " +
+      "export whatever its task's bucket, 'exclude' keeps it out; one logged batch.",
     input: z.object({
       override: z.enum(['include', 'exclude']).nullable(),
       select: TrajectorySelection,
@@ -86,7 +93,8 @@ export const curationContract = {
   }),
   'curation.undo': mutation({
     summary:
-      'Undo a batch (default: the latest not undone): its items go back to their value before it, except items a later batch changed since (counted as conflicts). Logged as a batch of its own.',
+      'Undo a batch (default: the latest not undone): its items go back to their value before it, except items ' +
+      'a later batch changed since (counted as conflicts). Logged as a batch of its own.',
     input: z.object({ batchId: z.number().int().optional(), reason: z.string().max(2000).optional() }),
     output: BatchResult,
   }),
@@ -97,7 +105,8 @@ export const curationContract = {
   }),
   'curation.log': query({
     summary:
-      'The curation log: one row per bulk action (who, when, why, what it selected, how many changed), newest first by default.',
+      'The curation log: one row per bulk action (who, when, why, what it selected, how many changed), newest ' +
+      'first by default.',
     input: pageInput(LogField),
     output: z.object({
       rows: z.array(CurationBatch),
@@ -116,7 +125,8 @@ export const curationContract = {
   }),
   'curation.charts': query({
     summary:
-      'Chart data under a curation filter: histograms of mean completion per assigned bucket (10 bins of 0.1) and task counts per bucket by category, service and language.',
+      'Chart data under a curation filter: histograms of mean completion per assigned bucket (10 bins of 0.1) ' +
+      'and task counts per bucket by category, service and language.',
     input: CurationWhere,
     output: z.object({
       histogram: z.array(z.object({ bucket: z.string(), bins: z.array(z.number().int()) })),

@@ -27,7 +27,8 @@ export const curationHandlers = {
     const next = { ...DEFAULT_RULE, ...before, ...edit, pool, updatedAt: now };
     prepareCached(
       ctx.db,
-      `INSERT INTO curation_rules (pool, unsolvable_below, trivial_min, trivial_all_pass, min_attempts, pass_k, updated_at)
+      `INSERT INTO curation_rules
+         (pool, unsolvable_below, trivial_min, trivial_all_pass, min_attempts, pass_k, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pool) DO UPDATE SET unsolvable_below = excluded.unsolvable_below,
        trivial_min = excluded.trivial_min, trivial_all_pass = excluded.trivial_all_pass,
        min_attempts = excluded.min_attempts, pass_k = excluded.pass_k, updated_at = excluded.updated_at`,

@@ -64,7 +64,8 @@ export function passHatK(n: number, c: number, k: number): number | null {
 const UPSERT = `INSERT INTO curation_tasks (task_id, attempts, scored, mean_completion, variance, min_completion,
     best_completion, best_trajectory, best_trial, mean_score, passes, pass_known, pass_at_k, pass_hat_k, suggested,
     stats_at)
-  VALUES (@task_id, @attempts, @scored, @mean, @variance, @lo, @hi, @best, (SELECT trial FROM trajectories WHERE id = @best),
+  VALUES (@task_id, @attempts, @scored, @mean, @variance, @lo, @hi, @best,
+    (SELECT trial FROM trajectories WHERE id = @best),
     @mean_score, @passes, @pass_known, @pass_at_k, @pass_hat_k, @suggested, @now)
   ON CONFLICT (task_id) DO UPDATE SET attempts = excluded.attempts, scored = excluded.scored,
     mean_completion = excluded.mean_completion, variance = excluded.variance, min_completion = excluded.min_completion,
@@ -84,10 +85,10 @@ export function recomputeStats(db: WriteDb, scope: 'dirty' | 'all', now: string)
   const rows = prepareCached(db, aggregate(where)).all() as Agg[];
   const pools = new Map(
     (
-      prepareCached(
-        db,
-        `SELECT task_id, pool FROM curation_tasks ${scope === 'all' ? '' : 'WHERE task_id IN (SELECT task_id FROM curation_dirty)'}`,
-      ).all() as { task_id: string; pool: string }[]
+      prepareCached(db, `SELECT task_id, pool FROM curation_tasks ${where}`).all() as {
+        task_id: string;
+        pool: string;
+      }[]
     ).map((r) => [r.task_id, r.pool]),
   );
   const rules = readRules(db);

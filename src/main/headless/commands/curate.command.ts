@@ -28,11 +28,13 @@ function selection(flags: Flags): { ok: true; select: Select } | { ok: false; me
   }
 }
 
+const conflicts = (n: number) => (n ? ` (${n} changed since, left as they are)` : '');
+
 const renderBatch = (ctx: RunContext, noun: string) => (d: BatchOut) =>
   ctx.out(
     d.batchId === null
       ? `0 ${noun} changed (nothing logged)\n`
-      : `${d.changed} ${noun} changed — batch ${d.batchId}${d.conflicts ? ` (${d.conflicts} changed since, left as they are)` : ''}\n`,
+      : `${d.changed} ${noun} changed — batch ${d.batchId}${conflicts(d.conflicts)}\n`,
   );
 
 const SELECT_OPTIONS = {
@@ -82,7 +84,8 @@ export const curateAssignCommand = defineCommand({
     const reason = str(flags, 'reason');
     if (!bucket || !['KEEP', 'TRIVIAL', 'UNSOLVABLE', 'NONE'].includes(bucket) || !s.ok || !reason)
       return ctx.usage(
-        `curate assign --bucket KEEP|TRIVIAL|UNSOLVABLE|NONE ${SELECT_USAGE} --reason <text>${s.ok ? '' : `: ${s.message}`}`,
+        `curate assign --bucket KEEP|TRIVIAL|UNSOLVABLE|NONE ${SELECT_USAGE} --reason <text>` +
+          (s.ok ? '' : `: ${s.message}`),
       );
     const r = await ctx.call('curation.assign', {
       bucket: bucket === 'NONE' ? null : (bucket as 'KEEP'),

@@ -19,7 +19,8 @@ export const CURATION_COLUMNS: ColDef<CurationTaskRow>[] = [
     field: 'mean_completion',
     headerName: 'Mean completion',
     headerTooltip:
-      'Mean of fractional values over attempts (completion, else the source completion, else the reward): not a success rate',
+      'Mean of fractional values over attempts (completion, else the source completion, else the reward): ' +
+      'not a success rate',
     width: 140,
     sort: 'asc',
     valueFormatter: fixed(3),

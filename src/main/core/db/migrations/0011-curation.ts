@@ -23,7 +23,8 @@ export function up(db: Db): void {
       SELECT CASE WHEN typeof(v) IN ('integer', 'real') THEN v END FROM (
         SELECT coalesce(
           CASE WHEN json_valid(b.trajectory) THEN b.trajectory ->> '$.scores.completion' END,
-          CASE WHEN trajectories.source_format IN ('openai-ft-jsonl', 'messages-jsonl') AND json_valid(CAST(b.raw AS TEXT))
+          CASE WHEN trajectories.source_format IN ('openai-ft-jsonl', 'messages-jsonl')
+            AND json_valid(CAST(b.raw AS TEXT))
             THEN coalesce(CAST(b.raw AS TEXT) ->> '$.scores.completion', CAST(b.raw AS TEXT) ->> '$.completion') END
         ) AS v
         FROM trajectory_bodies b WHERE b.trajectory_id = trajectories.id));
@@ -42,7 +43,7 @@ export function up(db: Db): void {
       task_id         TEXT PRIMARY KEY,
       pool            TEXT NOT NULL DEFAULT 'mixed',
       attempts        INTEGER NOT NULL,   -- valid, not superseded trajectories
-      scored          INTEGER NOT NULL,   -- of which with a usable value (completion, else source completion, else reward)
+      scored          INTEGER NOT NULL,   -- with a usable value (completion, else source completion, else reward)
       mean_completion REAL,               -- the grouping statistic: a mean of fractional values, not a success rate
       variance        REAL,               -- population variance of those values
       min_completion  REAL,
@@ -64,7 +65,7 @@ export function up(db: Db): void {
     CREATE INDEX curation_tasks_attempts  ON curation_tasks (attempts);
     CREATE INDEX curation_tasks_pool      ON curation_tasks (pool);
 
-    CREATE TABLE curation_dirty (task_id TEXT PRIMARY KEY) STRICT, WITHOUT ROWID;
+    CREATE TABLE curation_dirty (task_id TEXT PRIMARY KEY) STRICT;
     CREATE TRIGGER curation_dirty_insert AFTER INSERT ON trajectories BEGIN
       INSERT OR IGNORE INTO curation_dirty (task_id) VALUES (new.task_id);
     END;
@@ -97,7 +98,7 @@ export function up(db: Db): void {
       before   TEXT,
       after    TEXT,
       PRIMARY KEY (batch_id, item)
-    ) STRICT, WITHOUT ROWID;
+    ) STRICT;
 
     CREATE VIEW curation_grid AS
       SELECT c.*, t.name AS name, t.category AS category, t.language AS language, t.difficulty AS difficulty,

@@ -25,7 +25,9 @@ export function CurationLog({ workspace, onNotice }: { workspace: string; onNoti
       const r = await call(undo ? 'curation.undo' : 'curation.redo', { batchId: id });
       onNotice({
         kind: 'info',
-        text: `${undo ? 'Undid' : 'Redid'} batch ${id}: ${r.changed} changed${r.conflicts ? `, ${r.conflicts} changed since, kept` : ''}`,
+        text:
+          `${undo ? 'Undid' : 'Redid'} batch ${id}: ${r.changed} changed` +
+          (r.conflicts ? `, ${r.conflicts} changed since, kept` : ''),
       });
     } catch (e) {
       onNotice({ kind: 'error', text: errorText(e) });

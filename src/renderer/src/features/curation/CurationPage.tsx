@@ -73,7 +73,8 @@ export default function CurationPage({ workspace }: { workspace: string }) {
         text:
           r.batchId === null
             ? `${label}: nothing changed`
-            : `${label}: ${r.changed} changed (batch ${r.batchId})${r.conflicts ? `, ${r.conflicts} changed since, kept` : ''}`,
+            : `${label}: ${r.changed} changed (batch ${r.batchId})` +
+              (r.conflicts ? `, ${r.conflicts} changed since, kept` : ''),
       });
     } catch (e) {
       setNotice({ kind: 'error', text: errorText(e) });
