@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CoreConfig } from './context';
 import { migrate } from './db/migrate';
-import { isReadOnlyFile, openDb, readHandle } from './db/sqlite';
+import { isReadOnlyFile, openDb, readHandle, writeHandle } from './db/sqlite';
+import { settleCuration } from './curation/settle';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
@@ -50,6 +51,8 @@ export function createCore(config: CreateCoreOptions): Core {
   try {
     migrate(db, file, undefined, readOnly);
     if (isNew) seedNewWorkspace(db, clock().toISOString(), config.seedDemo ?? false);
+    // Tasks migration 0011 marked dirty get their statistics before anything reads them.
+    if (!readOnly) db.transaction(() => settleCuration(writeHandle(db), clock().toISOString())).immediate();
   } catch (err) {
     db.close();
     if (isNew && file !== ':memory:')

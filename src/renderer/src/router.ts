@@ -6,11 +6,11 @@ import { useSyncExternalStore } from 'react';
  * server needs no route table). The browser-mode token arrives once as #token=… and is taken out
  * by the transport before the router reads the hash.
  */
-export type Page = 'plan' | 'tasks' | 'trajectories' | 'export' | 'jobs' | 'workspace' | 'settings';
+export type Page = 'plan' | 'tasks' | 'trajectories' | 'curation' | 'export' | 'jobs' | 'workspace' | 'settings';
 /** #/tasks/<id>; #/trajectories/<id>, and #/trajectories/<id>/compare/<other> (two runs of one task side by side). */
 export type Route = { page: Page; taskId?: string; trajectoryId?: number; compareId?: number };
 
-const PAGES: Page[] = ['plan', 'tasks', 'trajectories', 'export', 'jobs', 'workspace', 'settings'];
+const PAGES: Page[] = ['plan', 'tasks', 'trajectories', 'curation', 'export', 'jobs', 'workspace', 'settings'];
 const id = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : undefined);
 
 export function parseRoute(hash: string): Route {

@@ -1,6 +1,7 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { openDb, readHandle, writeHandle } from '../db/sqlite';
 import { memorySecrets } from '../endpoints/key-store';
+import { settleCuration } from '../curation/settle';
 import { bumpTableVersion } from '../events/change-watcher';
 import { jobsLedger } from './jobs.repo';
 import { JobCancelled, type HelperEnv, type JobContext } from './job-definition';
@@ -60,6 +61,8 @@ async function runJob(data: WorkerData): Promise<void> {
           write(writeHandle(db));
           jobs.advance(job.id, doneAfter, message, now());
           for (const t of tables) bumpTableVersion(db, t);
+          // A batch of trajectories (import, run): recompute their tasks' statistics in the same commit.
+          if (settleCuration(writeHandle(db), now())) bumpTableVersion(db, 'curation_tasks');
         }).immediate();
         parentPort!.postMessage({
           type: 'progress',

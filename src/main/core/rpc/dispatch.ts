@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
 import type { MutationContext, QueryContext } from '../context';
 import { readHandle, writeHandle, type Db } from '../db/sqlite';
+import { settleCuration } from '../curation/settle';
 import { bumpTableVersion } from '../events/change-watcher';
 import { AppError } from '../lib/errors';
 import { redactErrorResult } from '../lib/redact';
@@ -110,6 +111,8 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
         const out = h(input, ctx);
         if (out instanceof Promise)
           throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
+        // Trajectories written by this mutation: their tasks' statistics and buckets, before commit.
+        if (settleCuration(ctx.db, base.now())) ctx.touch('curation_tasks');
         for (const table of touched.keys()) bumpTableVersion(base.db, table);
         return out;
       })

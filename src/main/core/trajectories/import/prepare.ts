@@ -22,6 +22,8 @@ export type PreparedRow = {
   sourceFormat: SourceFormat;
   sourceTaskId: string;
   sourceReward: number | null;
+  /** The source's own scores.completion (curation prefers it to the reward when our grader has none). */
+  sourceCompletion: number | null;
   sourceSuccess: boolean | null;
   runId: number | null;
   /** null: take the next free trial of the task in the collection (sources without trials). */
@@ -43,6 +45,8 @@ export type PreparedRow = {
   trajectoryJson: string | null;
   searchText: string;
 };
+
+const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Tasks of the workspace, looked up once per id during an import. */
 export function taskLookup(db: ReadDb) {
@@ -93,6 +97,7 @@ export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { 
       sourceFormat: t.source.format,
       sourceTaskId: n.row.sourceTaskId,
       sourceReward: n.row.reward,
+      sourceCompletion: finite(t.scores?.completion),
       sourceSuccess: n.row.success,
       runId: o.runId,
       trial: n.row.trial,
