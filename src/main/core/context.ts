@@ -16,6 +16,8 @@ export type CoreConfig = {
   workerEntry?: string;
   /** Extra Node flags for job workers (tests load TypeScript workers through tsx). */
   workerExecArgv?: string[];
+  /** How long a write waits for another process's lock before answering BUSY, in ms (default 5000). */
+  busyTimeoutMs?: number;
   /** How often to look for commits made by other processes (CLI, workers), in ms; 0 turns it off. */
   watchIntervalMs?: number;
 };
