@@ -76,6 +76,8 @@ export function createCore(config: CreateCoreOptions): Core {
     ...(config.workerEntry ? { workerEntry: config.workerEntry } : {}),
     ...(config.workerExecArgv ? { workerExecArgv: config.workerExecArgv } : {}),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+    ...(config.busyTimeoutMs !== undefined ? { busyTimeoutMs: config.busyTimeoutMs } : {}),
+    ...(config.jobBusyWaitMs !== undefined ? { busyWaitMs: config.jobBusyWaitMs } : {}),
   });
   const stopWatching = file === ':memory:' ? () => {} : watchExternalChanges(db, events, config.watchIntervalMs ?? 300);
   const dispatch = createDispatch(

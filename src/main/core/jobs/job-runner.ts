@@ -24,6 +24,9 @@ export type JobRunnerOptions = {
   workerEntry?: string;
   workerExecArgv?: string[];
   nativeBinding?: string;
+  busyTimeoutMs?: number;
+  /** How long a worker's write keeps waiting for another process's lock before the job fails (default 60 s). */
+  busyWaitMs?: number;
 };
 
 /** The bundler puts this module in out/main or out/main/chunks; the worker entry is out/main/job-worker.js. */
@@ -122,12 +125,19 @@ export class JobRunner {
       jobId: id,
       clockOffsetMs: this.o.clockOffsetMs,
       ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
+      ...(this.o.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.o.busyTimeoutMs } : {}),
+      ...(this.o.busyWaitMs !== undefined ? { busyWaitMs: this.o.busyWaitMs } : {}),
     };
     const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
     this.workers.set(id, worker);
     const job = this.repo.get(id)!;
     this.emitProgress(job);
+    let reported: string | undefined;
     worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'failed') {
+        reported = m.error;
+        return;
+      }
       for (const table of m.tables) this.o.events.emit('table.changed', { table });
       this.o.events.emit('job.progress', {
         jobId: id,
@@ -148,11 +158,15 @@ export class JobRunner {
       if (!this.o.db.open) return;
       let final = this.repo.get(id)!;
       if (!FINAL.includes(final.state)) {
-        this.repo.setState(id, 'failed', this.o.now(), {
-          message: 'failed',
-          error: crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing',
-        });
-        final = this.repo.get(id)!;
+        const error = reported ?? (crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing');
+        try {
+          this.repo.setState(id, 'failed', this.o.now(), { message: 'failed', error });
+          final = this.repo.get(id)!;
+        } catch (err) {
+          // Still busy: the row stays as it is and is marked interrupted on the next open.
+          this.o.logger.error('could not record a job failure', { jobId: id, error: (err as Error).message });
+          final = { ...final, state: 'failed', message: 'failed', error };
+        }
       }
       this.emitProgress(final);
       this.o.events.emit('table.changed', { table: 'jobs' });
