@@ -7,7 +7,13 @@ import { parsePyJson, toPlain, type PyValue } from '../../services/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import { quirkWarnings } from './quirks';
 import { ClawTaskYaml, splitOf } from './task-yaml';
-import { readText, resolveFixturePath, type TaskLocation } from './task-files';
+import {
+  MAX_FIXTURE_BYTES,
+  MAX_TASK_YAML_BYTES,
+  readTaskFile,
+  resolveFixturePath,
+  type TaskLocation,
+} from './task-files';
 
 export type FixtureFile = {
   service: string;
@@ -54,7 +60,7 @@ export function readClawTask(loc: TaskLocation): ReadTask {
   const file = path.join(loc.dir, 'task.yaml');
   let yamlText: string;
   try {
-    yamlText = readText(file);
+    yamlText = readTaskFile(file, loc, MAX_TASK_YAML_BYTES);
   } catch (err) {
     throw new TaskImportError((err as Error).message);
   }
@@ -93,7 +99,7 @@ export function readClawTask(loc: TaskLocation): ReadTask {
           `service ${svc.name} sets no ${f.env}: upstream loads the default fixture ${rel}, another task's data${spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''}`,
         );
       }
-      fixtures.push(readFixture(abs, rel, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
+      fixtures.push(readFixture(abs, rel, loc, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
     }
   }
   const hash = createHash('sha256').update(yamlText);
@@ -113,6 +119,7 @@ export function readClawTask(loc: TaskLocation): ReadTask {
 function readFixture(
   abs: string,
   rel: string,
+  loc: TaskLocation,
   service: string,
   env: string,
   setByTask: boolean,
@@ -121,11 +128,9 @@ function readFixture(
 ): FixtureFile {
   let text: string;
   try {
-    text = readText(abs);
+    text = readTaskFile(abs, loc, MAX_FIXTURE_BYTES);
   } catch (err) {
-    throw new TaskImportError(
-      `${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
-    );
+    throw new TaskImportError(`${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as Error).message}`);
   }
   let records: PyValue;
   try {
