@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
-import { parseJsonText } from '../lib/json-input';
 import { AppError, notFound } from '../lib/errors';
-import { dumpsPy, isObject, parsePyJson, toPlain, type PyObject, type PyValue } from '../services/pyjson';
+import {
+  dumpsPy,
+  isObject,
+  parsePyJson,
+  parsePyJsonText,
+  toPlain,
+  type PyObject,
+  type PyValue,
+} from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import type { tasksRepo, tasksWriter } from './tasks.repo';
 
@@ -61,17 +68,22 @@ export function updateFixtureCell(
     throw new AppError('INVALID_INPUT', `record ${input.index} does not exist in ${input.service}'s fixture`, [
       { path: ['index'], message: 'no such record' },
     ]);
+  // `next.__proto__ = v` would set the object's prototype, not a field: the value would vanish.
+  if (input.field === '__proto__')
+    throw new AppError('INVALID_INPUT', '__proto__ cannot be a fixture field name; nothing was saved', [
+      { path: ['field'], message: 'not a usable field name' },
+    ]);
   const next: PyObject = { ...rec };
   if (input.value.trim() === '') delete next[input.field];
   else {
-    const check = parseJsonText(input.value, `${input.field}`);
-    if (!check.ok)
+    const parsed = parsePyJsonText(input.value, input.field);
+    if (!parsed.ok)
       throw new AppError(
         'INVALID_INPUT',
-        `${check.message}; nothing was saved (text values go in quotes, e.g. "Vendor review")`,
-        [{ path: [input.field], message: 'not valid JSON' }],
+        `${parsed.message}; nothing was saved (text values go in quotes, e.g. "Vendor review")`,
+        [{ path: [input.field], message: parsed.message.slice(input.field.length + 1) }],
       );
-    next[input.field] = parsePyJson(input.value);
+    next[input.field] = parsed.value;
   }
   const v = schema?.safeParse(toPlain(next));
   if (v && !v.success) {
