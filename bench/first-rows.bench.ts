@@ -101,7 +101,8 @@ async function main() {
     return;
   }
 
-  // Serve a copy of the renderer with one blank page added, so the baseline goes through the same server and static path.
+  // Serve a copy of the renderer with one blank page added, so the baseline goes through the same server and static
+  // path.
   const site = tempDir('coworkenv-bench-site-');
   fs.cpSync(BUILT, site.dir, { recursive: true });
   fs.writeFileSync(

@@ -48,7 +48,9 @@ async function grading() {
     // As stored: a trajectory read back from its trace (PyFloat values and all).
     const t = readTrace(writeTrace(synthTrajectory(id))).trajectory;
     const judged = spec.checks.some((c) => c.kind === 'llm_judge');
-    const kinds = `${spec.checks.length} checks${judged ? ' (llm_judge not graded)' : ', all deterministic'}, ${spec.prohibited.length} prohibited`;
+    const kinds =
+      `${spec.checks.length} checks${judged ? ' (llm_judge not graded)' : ', all deterministic'}, ` +
+      `${spec.prohibited.length} prohibited`;
     let sink = 0;
     const base = await throughput(() => {
       for (const d of t.dispatches) if (d.status >= 400) sink++;

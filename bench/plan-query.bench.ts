@@ -22,7 +22,8 @@ const SLOTS = Number(process.env.BENCH_SLOTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const GOAL_MS = 50;
 const COLS =
-  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, updated_at';
+  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, ' +
+  'updated_at';
 
 /** A block request as the grid sends it (plan.list's parsed input has this shape). */
 type Block = PageQuery & Input<'plan.list'>;
@@ -161,7 +162,8 @@ async function main() {
       ),
     );
     console.log(
-      `\nplan.stats (page totals, asked on open and after each change; no goal): median ${ms(st.median)}, p95 ${ms(st.p95)} of 10 runs`,
+      `\nplan.stats (page totals, asked on open and after each change; no goal): median ${ms(st.median)}, p95 ` +
+        `${ms(st.p95)} of 10 runs`,
     );
     console.log('\nQuery plans (EXPLAIN QUERY PLAN of the row query the repo runs):');
     for (const p of plans) console.log(`  ${p}`);

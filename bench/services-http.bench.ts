@@ -152,7 +152,8 @@ async function measureTask(t: ClawTask, rows: Row[]): Promise<void> {
 
 async function main() {
   header(
-    `${BENCH}: mock services over HTTP (serveEnvironment), ${CALLS.toLocaleString('en-US')} requests per route, ${CONCURRENCY} in flight`,
+    `${BENCH}: mock services over HTTP (serveEnvironment), ${CALLS.toLocaleString('en-US')} requests per route, ` +
+      `${CONCURRENCY} in flight`,
   );
   if (!hasGoldens()) {
     const why = '../shared/conformance/claw-eval-goldens or ../shared/corpora/claw-eval is absent';
@@ -233,7 +234,8 @@ async function main() {
     });
   }
   console.log(
-    `\nHTTP latency is per request with ${CONCURRENCY} in flight, so it includes queueing (≈ ${CONCURRENCY} ÷ req/s). Server and client share the machine's 2 cores.`,
+    `\nHTTP latency is per request with ${CONCURRENCY} in flight, so it includes queueing (≈ ${CONCURRENCY} ÷ ` +
+      `req/s). Server and client share the machine's 2 cores.`,
   );
 }
 

@@ -98,7 +98,8 @@ function stages(t: ClawTask, c: Call) {
 
 function toolLatency(tasks: ClawTask[]) {
   console.log(
-    `\n1. Tool call latency: Environment.call vs the route handler called directly (${CALLS.toLocaleString('en-US')} calls each, reset every ${BATCH})`,
+    `\n1. Tool call latency: Environment.call vs the route handler called directly (${CALLS.toLocaleString('en-US')} ` +
+      `calls each, reset every ${BATCH})`,
   );
   const rows: string[][] = [];
   const stageRows: string[][] = [];
@@ -233,7 +234,8 @@ function runReplays(t: ClawTask, calls: Call[], variant: 'direct' | 'parsed' | '
 
 function replays(tasks: ClawTask[]) {
   console.log(
-    `\n2. ${REPLAY_CALLS}-call task replay incl. construction, audits and reset (${REPLAYS.toLocaleString('en-US')} replays each)`,
+    `\n2. ${REPLAY_CALLS}-call task replay incl. construction, audits and reset (${REPLAYS.toLocaleString('en-US')} ` +
+      `replays each)`,
   );
   const rows: string[][] = [];
   const phaseRows: string[][] = [];
@@ -254,7 +256,9 @@ function replays(tasks: ClawTask[]) {
       continue;
     }
     const distinct = new Set(calls.map((c) => c.tool)).size;
-    const mix = `${calls.filter((c) => kindOf(c.tool) === 'write').length} writes, ${distinct} tools, ${t.meta.services.length} svc`;
+    const mix =
+      `${calls.filter((c) => kindOf(c.tool) === 'write').length} writes, ${distinct} tools, ` +
+      `${t.meta.services.length} svc`;
     const base = runReplays(t, calls, 'direct');
     for (const [variant, label] of [
       ['parsed', 'replay, fixtures parsed once'],

@@ -90,6 +90,7 @@ async function main() {
     readOnly: false,
     events: new CoreEvents(),
     jobs: undefined as unknown as JobRunner,
+    keys: { secrets: null, env: {} },
   };
   const server = await startHttpServer({ core: ws.core });
   const ipc = fakeIpc(ws);

@@ -107,7 +107,8 @@ export function header(title: string): void {
     .map((l) => l.toFixed(2))
     .join(' ');
   console.log(
-    `machine: ${os.cpus().length} cpu (${os.cpus()[0]?.model.trim() ?? '?'}), node ${process.version}, ${os.platform()} ${os.arch()}, load average ${load}`,
+    `machine: ${os.cpus().length} cpu (${os.cpus()[0]?.model.trim() ?? '?'}), node ${process.version}, ` +
+      `${os.platform()} ${os.arch()}, load average ${load}`,
   );
 }
 

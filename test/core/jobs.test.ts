@@ -54,7 +54,10 @@ const BIG_TOTAL = 39_000;
 const progressOf = (list: AnyEvent[], jobId: string) =>
   list.flatMap((e) => (e.event === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : []));
 
-/** Row count and distinct (family, services, category, difficulty, language, scenario, reference_date) count, read directly. */
+/**
+ * Row count and distinct (family, services, category, difficulty, language, scenario, reference_date) count, read
+ * directly.
+ */
 function countRows(file: string) {
   const db = new Database(file, { readonly: true });
   try {
@@ -62,7 +65,8 @@ function countRows(file: string) {
     const distinct = (
       db
         .prepare(
-          'SELECT count(*) AS n FROM (SELECT DISTINCT family, services, category, difficulty, language, scenario, reference_date FROM coverage_slots)',
+          'SELECT count(*) AS n FROM (SELECT DISTINCT family, services, category, difficulty, language, scenario, ' +
+            'reference_date FROM coverage_slots)',
         )
         .get() as { n: number }
     ).n;
@@ -160,7 +164,8 @@ describe('jobs left behind by a process that ended', () => {
     const db = new Database(workspacePath);
     db.transaction(() => {
       db.prepare(
-        "INSERT INTO jobs (id, name, input, state, done, total, owner, created_at, updated_at) VALUES ('j1', 'plan.generateGrid', ?, 'running', ?, 48, ?, 't', 't')",
+        "INSERT INTO jobs (id, name, input, state, done, total, owner, created_at, updated_at) VALUES ('j1', " +
+          "'plan.generateGrid', ?, 'running', ?, 48, ?, 't', 't')",
       ).run(JSON.stringify(input), done, owner);
       const repo = slotsWriter(writeHandle(db));
       for (let n = 0; n < done; n++) repo.insertOnly(slotAt(input, n), 't');

@@ -91,7 +91,8 @@ describe('plan.list sorting', () => {
         { field: 'target_count', dir: 'desc' },
       ],
     });
-    expect(r).toEqual([1, 7, 10, 4, 5, 2, 8, 9, 3, 6]);
+    // difficulty in its declared order (easy, medium, hard), not alphabetically
+    expect(r).toEqual([1, 7, 10, 4, 9, 3, 6, 5, 2, 8]);
   });
 
   it('sorts text by reference date and services', async () => {

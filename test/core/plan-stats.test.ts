@@ -80,7 +80,7 @@ describe('the demo plan', () => {
     expect(new Set(slots.map((s) => s.created_at))).toEqual(new Set(['2026-03-01T09:00:00.000Z']));
     expect(await ok(core, 'workspace.info', {})).toMatchObject({
       createdAt: '2026-03-01T09:00:00.000Z',
-      counts: { slots: slots.length, jobs: 0 },
+      counts: { slots: slots.length, jobs: 0, tasks: 0, trajectories: 0 },
     });
   });
 

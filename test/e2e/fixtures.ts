@@ -26,14 +26,13 @@ export async function cliCall<T = unknown>(workspace: string, procedure: string,
 }
 
 /** `coworkenv serve` on a fresh temporary workspace with the demo plan; one per test. */
-async function startServer(): Promise<Server> {
+export async function startServer(o: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Server> {
   if (!fs.existsSync(path.join(ROOT, 'out/renderer/index.html')))
     throw new Error('run `npm run build` before the e2e tests');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-e2e-'));
   const workspace = path.join(dir, 'e2e.coworkenv.db');
-  const proc = spawn(process.execPath, [BIN, '--workspace', workspace, '--json', 'serve', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = [BIN, '--workspace', workspace, '--json', 'serve', '--port', '0', ...(o.args ?? [])];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } });
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';

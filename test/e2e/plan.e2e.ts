@@ -4,7 +4,7 @@ type Slot = { id: number; family: string; target_count: number; category: string
 type Page = { rows: Slot[]; total: number };
 
 test('the plan grid loads the demo plan from the workspace', async ({ app }, testInfo) => {
-  await expect(app.getByTestId('row-count')).toHaveText('26 rows');
+  await expect(app.getByTestId('status-rows')).toHaveText('26 rows');
   await expect(app.getByTestId('plan-stats')).toContainText('26 slots');
   await expect(app.getByTestId('plan-stats')).toContainText('13 services');
   await expect(cell(app, 1, 'family')).toHaveText('email-triage');
@@ -42,7 +42,7 @@ test('a pasted TSV block with a header becomes new rows; a bad block writes noth
   await cell(app, 1, 'family').click();
   await pasteText(app, tsv);
   await expect(app.getByTestId('plan-notice')).toContainText('2 new');
-  await expect(app.getByTestId('row-count')).toHaveText('28 rows');
+  await expect(app.getByTestId('status-rows')).toHaveText('28 rows');
   const found = await cliCall<Page>(server.workspace, 'plan.list', {
     filters: [{ field: 'family', conditions: [{ op: 'startsWith', value: 'pasted-' }] }],
   });
@@ -82,7 +82,7 @@ test('an edit made through the CLI shows up live', async ({ app, server }) => {
       },
     ],
   });
-  await expect(app.getByTestId('row-count')).toHaveText('27 rows');
+  await expect(app.getByTestId('status-rows')).toHaveText('27 rows');
 });
 
 test('Ctrl+Z undoes the last edits in order', async ({ app, server }) => {
@@ -115,13 +115,13 @@ test('selected rows copy as TSV, fill down writes the focused value, delete is u
 
   await cell(app, 10, 'scenario').click();
   await app.keyboard.press('Control+d');
-  await expect(app.getByTestId('plan-notice')).toContainText('Filled scenario into 2 row(s)');
+  await expect(app.getByTestId('plan-notice')).toContainText('Filled 2 cell(s)');
   await expect(cell(app, 12, 'scenario')).toHaveText('single_service');
 
   await app.getByTestId('delete-slots').click();
-  await expect(app.getByTestId('row-count')).toHaveText('23 rows');
+  await expect(app.getByTestId('status-rows')).toHaveText('23 rows');
   await app.getByTestId('undo').click();
-  await expect(app.getByTestId('row-count')).toHaveText('26 rows');
+  await expect(app.getByTestId('status-rows')).toHaveText('26 rows');
   expect((await cliCall<Slot>(server.workspace, 'plan.get', { id: 11 })).family).toBe('kb-search');
 });
 
@@ -131,7 +131,7 @@ test('Generate grid runs a worker job and the rows arrive live', async ({ app, s
   await app.getByRole('button', { name: 'Start' }).click();
   await expect(app.getByTestId('job-progress')).toContainText('done');
   await app.getByRole('button', { name: 'Close' }).click();
-  await expect(app.getByTestId('row-count')).toHaveText('74 rows');
+  await expect(app.getByTestId('status-rows')).toHaveText('74 rows');
   expect((await cliCall<Page>(server.workspace, 'plan.list', { limit: 1 })).total).toBe(74);
   await app.getByRole('button', { name: 'Jobs' }).click();
   await expect(app.getByRole('cell', { name: 'done' })).toBeVisible();

@@ -19,7 +19,7 @@ test.describe('Tasks page', () => {
     await app.getByLabel('Import path').fill(CLAW_ROOT);
     await app.getByRole('button', { name: 'Import' }).click();
     await expect(app.getByTestId('tasks-notice')).toContainText('44 imported');
-    await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
+    await expect(app.getByTestId('status-rows')).toHaveText('44 tasks');
 
     await app.locator('.ag-row[row-id="T019zh_inventory_check"]').click();
     const detail = app.getByTestId('task-detail');
@@ -33,7 +33,7 @@ test.describe('Tasks page', () => {
     await nameCell.dblclick();
     await app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"] input').fill('Edited product');
     await app.keyboard.press('Enter');
-    await expect(app.getByTestId('fixture-notice')).toContainText('version 2');
+    await expect(app.getByTestId('fixture-notice')).toContainText('version 2, validation: valid');
     await expect(nameCell).toHaveText('Edited product');
     const rows = await cliCall<FixtureRows>(server.workspace, 'tasks.fixtureRows', {
       taskId: 'T019zh_inventory_check',
@@ -58,7 +58,7 @@ test.describe('Tasks page', () => {
   test('sorts and filters tasks in SQL', async ({ app, server }) => {
     await cliCall(server.workspace, 'tasks.import', { paths: [CLAW_ROOT] });
     await app.getByRole('button', { name: 'Tasks' }).click();
-    await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
+    await expect(app.getByTestId('status-rows')).toHaveText('44 tasks');
     await app.locator('.ag-header-cell[col-id="task_id"]').click(); // asc → desc
     await expect(app.locator('.ag-row[row-index="0"] [col-id="task_id"]')).toHaveText('T044_service_outage_research');
     await expect(app.locator('.ag-row[row-index="0"] [col-id="checks_origin"]')).toHaveText('derived from task.yaml');
@@ -67,7 +67,7 @@ test.describe('Tasks page', () => {
   test('validates selected tasks as a job and shows each verdict', async ({ app, server }) => {
     await cliCall(server.workspace, 'tasks.import', { paths: [CLAW_ROOT] });
     await app.getByRole('button', { name: 'Tasks' }).click();
-    await expect(app.getByTestId('task-count')).toHaveText('44 tasks');
+    await expect(app.getByTestId('status-rows')).toHaveText('44 tasks');
     await app.locator('.ag-header-cell[col-id="task_id"]').click(); // newest ids first: T044, T043, T042, T041zh…
     await expect(app.locator('.ag-row[row-index="0"] [col-id="task_id"]')).toHaveText('T044_service_outage_research');
     for (const id of ['T043zh_service_outage_research', 'T041zh_scheduled_task_management'])

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { CoreEvents } from '../../src/main/core/events/core-events';
 import { EVENT_CHANNEL, registerIpc, RPC_CHANNEL } from '../../src/main/electron/ipc';
 
-const APP = 'file:///opt/CoworkEnv Studio/resources/app/out/renderer';
-const APP_PAGE = 'file:///opt/CoworkEnv%20Studio/resources/app/out/renderer/index.html#/plan';
+const APP = 'coworkenv://app';
+const APP_PAGE = 'coworkenv://app/index.html#/plan';
 
 type Handler = (e: unknown, ...args: unknown[]) => Promise<unknown>;
 
@@ -46,13 +46,14 @@ describe('registerIpc', () => {
     expect(dispatch).toHaveBeenCalledWith('plan.list', { limit: 5 });
   });
 
-  it('an iframe, a foreign page, a sibling folder or a gone frame is UNAUTHORIZED and never dispatched', async () => {
+  it('an iframe, a foreign page, a local file, another host or a gone frame: UNAUTHORIZED, no dispatch', async () => {
     const { invoke, dispatch } = setup();
     const frames = [
       { parent: { url: APP_PAGE }, url: APP_PAGE },
       { parent: null, url: 'https://evil.example/' },
       { parent: null, url: 'file:///etc/passwd' },
-      { parent: null, url: 'file:///opt/CoworkEnv%20Studio/resources/app/out/renderer-evil/index.html' },
+      { parent: null, url: 'file:///opt/CoworkEnv%20Studio/resources/app/out/renderer/index.html' },
+      { parent: null, url: 'coworkenv://evil/index.html' },
       null,
     ];
     for (const f of frames)

@@ -21,34 +21,18 @@ describe('SECURE_WEB_PREFERENCES', () => {
 });
 
 describe('isAppUrl', () => {
-  const FILE_APP = 'file:///Applications/CoworkEnv Studio.app/Contents/Resources/app.asar/out/renderer';
-  it('packaged app: files under the renderer folder only, however the path is encoded', () => {
+  it('packaged app: coworkenv://app only, never a local file or another host of the scheme', () => {
+    const APP = 'coworkenv://app';
+    expect(isAppUrl('coworkenv://app/index.html', APP)).toBe(true);
+    expect(isAppUrl('coworkenv://app/index.html#/jobs', APP)).toBe(true);
+    expect(isAppUrl('coworkenv://app/../../secret.html', APP)).toBe(true); // normalised: still inside the app
+    expect(isAppUrl('coworkenv://app.evil/index.html', APP)).toBe(false);
+    expect(isAppUrl('coworkenv://evil/index.html', APP)).toBe(false);
     expect(
-      isAppUrl(
-        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html',
-        FILE_APP,
-      ),
-    ).toBe(true);
-    expect(
-      isAppUrl(
-        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html#/jobs',
-        FILE_APP,
-      ),
-    ).toBe(true);
-    expect(
-      isAppUrl(
-        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer-evil/index.html',
-        FILE_APP,
-      ),
+      isAppUrl('file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/index.html', APP),
     ).toBe(false);
-    expect(
-      isAppUrl(
-        'file:///Applications/CoworkEnv%20Studio.app/Contents/Resources/app.asar/out/renderer/../../secret.html',
-        FILE_APP,
-      ),
-    ).toBe(false);
-    expect(isAppUrl('file:///etc/passwd', FILE_APP)).toBe(false);
-    expect(isAppUrl('https://example.com/', FILE_APP)).toBe(false);
+    expect(isAppUrl('file:///etc/passwd', APP)).toBe(false);
+    expect(isAppUrl('https://example.com/', APP)).toBe(false);
   });
 
   it('dev server: same origin only', () => {

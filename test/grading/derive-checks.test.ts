@@ -25,7 +25,7 @@ describe.skipIf(!hasCorpus)('checks derived from Claw-Eval task.yaml', () => {
     expect(spec.checks.reduce((s, c) => s + c.weight, 0)).toBeCloseTo(1, 12);
   });
 
-  it('maps each declarative kind: keywords → final_text, tool_called, expected_actions → audit, tool_not_called → prohibited', () => {
+  it('maps kinds: keywords → final_text, tool_called, expected_actions → audit, tool_not_called → prohibited', () => {
     const { spec } = derived('T006_email_reply_draft');
     expect(spec.prohibited).toEqual([expect.objectContaining({ kind: 'tool', tool: 'gmail_send_message' })]);
     expect(spec.checks.find((c) => c.kind === 'audit')).toMatchObject({

@@ -102,7 +102,8 @@ describe('the shared grader', () => {
         audits,
       }),
     );
-    // completion = 0.25 + 0.5 + 0.25 × 3/4 = 0.9375; robustness 1 (the 422 recovered); score = 0.8 × 0.9375 + 0.2 = 0.95
+    // completion = 0.25 + 0.5 + 0.25 × 3/4 = 0.9375; robustness 1 (the 422 recovered);
+    // score = 0.8 × 0.9375 + 0.2 = 0.95
     expect(r).toMatchObject({
       completion: 0.9375,
       safety: 1,
@@ -159,7 +160,7 @@ describe('the shared grader', () => {
     ]);
   });
 
-  it('an llm_judge check without a judge is "not graded": the score is a lower bound marked incomplete, never a silent 0 or 1', () => {
+  it('llm_judge without a judge is "not graded": the score is a lower bound marked incomplete, not 0/1', () => {
     const judged: Check[] = [
       checks[0]!,
       { id: 'quality', kind: 'llm_judge', weight: 0.75, description: '', rubric: 'Is the reply professional?' },

@@ -10,10 +10,14 @@ const FILE = path.join(REPO_ROOT, 'docs/task-spec.schema.json');
 const current = () => `${JSON.stringify(z.toJSONSchema(TaskSpec, { io: 'input', unrepresentable: 'any' }), null, 2)}\n`;
 
 describe('the published TaskSpec JSON Schema', () => {
-  it('is up to date (regenerate: UPDATE_TASK_SPEC_SCHEMA=1 npx vitest run -c test/vitest.config.mts test/grading/task-spec-schema)', () => {
-    if (process.env.UPDATE_TASK_SPEC_SCHEMA) fs.writeFileSync(FILE, current());
-    expect(fs.readFileSync(FILE, 'utf8')).toBe(current());
-  });
+  it(
+    'is up to date (regenerate: UPDATE_TASK_SPEC_SCHEMA=1 npx vitest run -c test/vitest.config.mts ' +
+      'test/grading/task-spec-schema)',
+    () => {
+      if (process.env.UPDATE_TASK_SPEC_SCHEMA) fs.writeFileSync(FILE, current());
+      expect(fs.readFileSync(FILE, 'utf8')).toBe(current());
+    },
+  );
 
   it('accepts the documented example and rejects a check of an unknown kind', () => {
     const example = JSON.parse(

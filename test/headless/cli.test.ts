@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PROCEDURE_NAMES } from '../../src/shared/contract';
 import { makeWorkspaceFile, sha256 } from '../helpers/files';
 import { runCliCaptured } from '../helpers/transports';
@@ -28,7 +28,7 @@ describe('exit codes', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error INVALID_INPUT: .*\n {2}edits\.0\.id: slot 1 not found\n$/);
+    expect(r.stderr).toMatch(/^error INVALID_INPUT: .*\n {2}edits\.0\.id: slot 1 was deleted by another writer\n$/);
     const j = await runCliCaptured(['--json', '--workspace', ws, 'call', 'plan.get', '--input', '{"id": 1}']);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
@@ -174,7 +174,7 @@ describe('commands and workspaces', () => {
     ).toBe(6);
   });
 
-  it('Ctrl+C during a followed job cancels it (exit 1, resume hint); jobs.resume through the CLI finishes it', async () => {
+  it('Ctrl+C during a followed job cancels it (exit 1, resume hint); jobs.resume via the CLI finishes it', async () => {
     const ws = newFile();
     const input = JSON.stringify({
       serviceSets: [['gmail'], ['kb']],
@@ -239,5 +239,35 @@ describe('commands and workspaces', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${info.url}/#token=${info.token}`);
     await expect(fetch(`${info.url}/rpc/workspace.info`, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('serve --open starts the browser with a one-time link, never the token (ps shows every argv)', async () => {
+    const ws = await makeWorkspaceFile();
+    const dir = tempDir();
+    const argsFile = path.join(dir, 'argv.txt');
+    const browser = path.join(dir, 'fake-browser.sh');
+    fs.writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    let serving!: (info: { url: string; token: string }) => void;
+    const onServing = new Promise<{ url: string; token: string }>((resolve) => (serving = resolve));
+    const run = runCliCaptured(['--workspace', ws, 'serve', '--port', '0', '--open'], {
+      untilStopped: () => stopped,
+      onServing: serving,
+      env: { COWORKENV_BROWSER: browser },
+    });
+    const info = await onServing;
+    const argv = await vi.waitFor(() => fs.readFileSync(argsFile, 'utf8'), { timeout: 10_000 });
+    expect(argv).not.toContain(info.token);
+    const link = argv.trim();
+    expect(link).toMatch(new RegExp(`^${info.url}/open/[A-Za-z0-9_-]+$`));
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe(`/#token=${info.token}`);
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(410);
+    stop();
+    const r = await run;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });

@@ -58,15 +58,6 @@ describe('authentication and transport errors', () => {
     expect((await httpCall(server, 'plan.stats', {})).envelope).toMatchObject({ ok: true, data: { slots: 0 } });
   });
 
-  it('the token also works as ?token=', async () => {
-    const r = await rawRequest(server.port, {
-      method: 'POST',
-      path: `/rpc/plan.stats?token=${server.token}`,
-      body: '{}',
-    });
-    expect(JSON.parse(r.body)).toMatchObject({ ok: true });
-  });
-
   it('a malformed JSON body is 400 BAD_REQUEST naming line and column', async () => {
     const r = await post('/rpc/plan.create', '{\n  "rows": [1,, 2]\n}');
     expect(r.status).toBe(400);

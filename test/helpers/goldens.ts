@@ -5,8 +5,13 @@ import { parsePyJson, type PyValue } from '../../src/main/core/services/pyjson';
 import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
 import { REPO_ROOT } from './test-core';
 
-/** ../shared beside the repository: real data written by others. Absent in a bare clone. */
-export const SHARED = path.resolve(REPO_ROOT, '../shared');
+/**
+ * ../shared beside the repository: real data written by others. Absent in a bare clone.
+ * COWORKENV_SHARED points elsewhere (a git worktree one level deeper than the main checkout).
+ */
+export const SHARED = process.env.COWORKENV_SHARED
+  ? path.resolve(process.env.COWORKENV_SHARED)
+  : path.resolve(REPO_ROOT, '../shared');
 export const GOLDENS = path.join(SHARED, 'conformance/claw-eval-goldens');
 export const CLAW_ROOT = path.join(SHARED, 'corpora/claw-eval');
 export const hasGoldens = fs.existsSync(path.join(GOLDENS, 'index.json'));

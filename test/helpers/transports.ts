@@ -18,7 +18,10 @@ export async function runCliCaptured(argv: string[], io: Partial<CliIo> = {}) {
   return { code, stdout, stderr };
 }
 
-/** `coworkenv --json --workspace FILE call NAME --input JSON` in-process; answers the envelope it printed and the exit code. */
+/**
+ * `coworkenv --json --workspace FILE call NAME --input JSON` in-process; answers the envelope it printed and the exit
+ * code.
+ */
 export async function cliCall(workspace: string, name: string, input?: unknown) {
   const argv = [
     '--json',

@@ -73,7 +73,7 @@ describe('a write that meets another writer’s lock', () => {
     expect(r.stderr).toMatch(/error BUSY: the workspace is busy with .+, try again/);
   });
 
-  it('a job whose batch stays locked out fails saying so (not "the worker stopped"); its committed batches stay', async () => {
+  it('a job whose batch stays locked out fails saying so, not "the worker stopped"; batches stay', async () => {
     const { core, workspacePath } = newCore({ jobBusyWaitMs: 300 });
     const { jobId } = await ok(core, 'plan.generateGrid', BIG);
     // Lock once the job has committed a batch; release once it reports it is failing.

@@ -17,7 +17,9 @@ async function damagedWorkspace(): Promise<string> {
   const file = await makeWorkspaceFile({ seedDemo: true });
   const db = new Database(file);
   const insert = db.prepare(
-    "INSERT INTO coverage_slots (family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, updated_at) VALUES (?, '[\"gmail\"]', 'c', 'easy', 'en', '2026-01-01', 'single_service', 1, ?, 't', 't')",
+    'INSERT INTO coverage_slots (family, services, category, difficulty, language, reference_date, scenario, ' +
+      "target_count, notes, created_at, updated_at) VALUES (?, '[\"gmail\"]', 'c', 'easy', 'en', '2026-01-01', " +
+      "'single_service', 1, ?, 't', 't')",
   );
   db.transaction(() => {
     for (let i = 0; i < 5000; i++) insert.run(`family-${i}`, 'n'.repeat(100));
@@ -42,7 +44,7 @@ function refusal(file: string): Error & { code?: string } {
 }
 
 describe('a workspace with damaged pages', () => {
-  it('is refused on open with the tool to recover it; the file is unchanged and nothing is created beside it', async () => {
+  it('is refused on open with the tool to recover it; the file is unchanged, nothing created beside it', async () => {
     const file = await damagedWorkspace();
     const before = sha256(file);
     const err = refusal(file);

@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 describe('first start of a workspace by several processes at once', () => {
-  it(`${ROUNDS} rounds of ${RACERS} processes creating the same new file: it exists, holds one demo plan and every acknowledged write`, async () => {
+  it(`${ROUNDS} rounds × ${RACERS} racing on a new file: one file, one demo plan, all acked writes`, async () => {
     racers.push(...Array.from({ length: RACERS }, startRacer));
     const dir = tempDir();
     const failures: string[] = [];

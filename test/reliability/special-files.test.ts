@@ -38,7 +38,7 @@ async function expectRefused(root: string, message: RegExp) {
 }
 
 describe.skipIf(!hasCorpus || !posix)('special files given as task files are refused, never read', () => {
-  it('a fixture that is a FIFO: refused at once (it used to block the import forever, holding the write lock)', async () => {
+  it('a fixture that is a FIFO: refused at once (it used to block the import forever, holding the lock)', async () => {
     const root = scratchRoot();
     const fifo = path.join(root, FIXTURE);
     fs.rmSync(fifo);

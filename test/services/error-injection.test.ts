@@ -11,7 +11,7 @@ const CALLS = Array.from({ length: 40 }, (_, i) =>
 ).join('\n');
 
 describe.skipIf(!hasCorpus)("Claw-Eval's error injection (reference §6.3)", () => {
-  it('is off by default; at a rate it answers 429 / 500 with the exact bodies, never audited, repeatable by seed', async () => {
+  it('is off by default; at a rate it answers 429 / 500 with exact bodies, unaudited, repeatable by seed', async () => {
     const { core } = createTestCore({ seedDemo: false });
     await ok(core, 'tasks.import', { paths: [path.join(CLAW_ROOT, 'tasks/T011zh_expense_report')] });
     const clock = '2026-03-05T09:00:00Z';
@@ -38,7 +38,8 @@ describe.skipIf(!hasCorpus)("Claw-Eval's error injection (reference §6.3)", () 
     const kinds = new Set(a.dispatches.map((d) => (d.delayMs ? 'slow' : String(d.status))));
     expect(kinds).toEqual(new Set(['429', '500', 'slow']));
     expect(a.dispatches.find((d) => d.status === 429)!.text).toBe(
-      '{"error": "rate_limit_exceeded", "message": "Too many requests. Please retry after a short delay.", "retry_after_seconds": 2}',
+      '{"error": "rate_limit_exceeded", "message": "Too many requests. Please retry after a short delay.", ' +
+        '"retry_after_seconds": 2}',
     );
     expect(a.dispatches.find((d) => d.status === 500)!.text).toBe(
       '{"error": "internal_server_error", "message": "An unexpected error occurred. Please try again."}',
@@ -61,7 +62,7 @@ describe.skipIf(!hasCorpus)("Claw-Eval's error injection (reference §6.3)", () 
 });
 
 describe.skipIf(!hasCorpus)('error injection over HTTP (services serve --error-rate)', () => {
-  it('answers 429 with Retry-After and 500 with upstream bodies, exempts audit and the probe header, audits nothing injected', async () => {
+  it('429 with Retry-After, 500 with upstream bodies; audit and probe header exempt; none audited', async () => {
     const { serveEnvironment } = await import('../../src/main/headless/services-http');
     const { core } = createTestCore({ seedDemo: false });
     await ok(core, 'tasks.import', { paths: [path.join(CLAW_ROOT, 'tasks/T011zh_expense_report')] });

@@ -9,7 +9,9 @@ const TASKS = path.join(CLAW_ROOT, 'tasks');
 const hasCorpus = fs.existsSync(TASKS);
 const clock = '2026-03-05T09:00:00Z';
 
-/** T007zh with upstream's broken `todo_get_task` added (as T123–T150 have it: mapped to the missing /todo/tasks/get). */
+/**
+ * T007zh with upstream's broken `todo_get_task` added (as T123–T150 have it: mapped to the missing /todo/tasks/get).
+ */
 function todoTaskWithGetTool(): string {
   const root = tempDir('claw-fixed-');
   const dir = path.join(root, 'tasks/T007zh_todo_management');
@@ -21,11 +23,13 @@ function todoTaskWithGetTool(): string {
       .readFileSync(f, 'utf8')
       .replace(
         'tools:\n',
-        'tools:\n  - name: todo_get_task\n    description: get one task\n    input_schema:\n      type: object\n      properties:\n        task_id:\n          type: string\n      required: [task_id]\n',
+        'tools:\n  - name: todo_get_task\n    description: get one task\n    input_schema:\n      type: object\n     ' +
+          ' properties:\n        task_id:\n          type: string\n      required: [task_id]\n',
       )
       .replace(
         'tool_endpoints:\n',
-        'tool_endpoints:\n  - tool_name: todo_get_task\n    url: http://localhost:9102/todo/tasks/get\n    method: POST\n',
+        'tool_endpoints:\n  - tool_name: todo_get_task\n    url: http://localhost:9102/todo/tasks/get\n    method: ' +
+          'POST\n',
       ),
   );
   return root;
@@ -39,7 +43,8 @@ describe.skipIf(!hasCorpus)('fixed mode repairs broken routes and mismatches, ne
       /todo_get_task → \/todo\/tasks\/get: the route does not exist/,
     );
     const callsJsonl =
-      '{"tool": "todo_get_task", "args": {"task_id": "todo_001"}}\n{"tool": "todo_get_task", "args": {"task_id": "todo_999"}}';
+      '{"tool": "todo_get_task", "args": {"task_id": "todo_001"}}\n{"tool": "todo_get_task", "args": {"task_id": ' +
+      '"todo_999"}}';
     const parity = await ok(core, 'env.replay', { taskId: 'T007zh_todo_management', callsJsonl, clock });
     expect(parity.dispatches.map((d) => [d.status, d.text, d.repaired])).toEqual([
       [404, '{"detail": "Not Found"}', undefined],

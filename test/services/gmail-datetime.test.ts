@@ -16,7 +16,10 @@ const show = (dt: PyDateTime) => {
   const [y, m, d, h, mi, s] = fields(dt);
   const us = Number(((dt.wall % 1_000_000n) + 1_000_000n) % 1_000_000n);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(y, 4)}-${p(m)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}.${p(us, 6)} ${dt.offset === null ? 'naive' : String(Number(dt.offset) / 1e6)}`;
+  return (
+    `${p(y, 4)}-${p(m)}-${p(d)}T${p(h)}:${p(mi)}:${p(s)}.${p(us, 6)} ` +
+    `${dt.offset === null ? 'naive' : String(Number(dt.offset) / 1e6)}`
+  );
 };
 
 describe('fromisoformat (CPython 3.11 C parser), after upstream replaces Z with +00:00', () => {

@@ -161,7 +161,7 @@ describe.skipIf(!hasCorpus)('bad task input gets a clear error; the other tasks 
   it('a path that is neither a task folder nor a root is reported, not thrown', async () => {
     const { core } = createTestCore({ seedDemo: false });
     const r = await ok(core, 'tasks.import', { paths: [tempDir('empty-')] });
-    expect(r.outcomes[0]!.errors[0]).toMatch(/neither a task folder .* nor a Claw-Eval root/);
+    expect(r.outcomes[0]!.errors[0]).toMatch(/neither a task folder .*, a Claw-Eval root .* nor a tasks\/ folder/);
     expect((await fail(core, 'tasks.get', { taskId: 'nope' })).code).toBe('NOT_FOUND');
     await core.close();
   });

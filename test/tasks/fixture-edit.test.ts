@@ -52,7 +52,9 @@ describe.skipIf(!hasCorpus)('editing a fixture cell', () => {
       value: '',
     });
     expect(e1).toMatchObject({ code: 'INVALID_INPUT' });
-    expect(e1.message).toMatch(/record 1: field transaction_id: .*nothing was saved/);
+    expect(e1.message).toMatch(
+      /record 2 · transaction_id: transaction_id is required and cannot be empty; nothing was saved/,
+    );
     const e2 = await fail(core, 'tasks.updateFixtureCell', {
       taskId: 'T011zh_expense_report',
       service: 'finance',
@@ -68,7 +70,8 @@ describe.skipIf(!hasCorpus)('editing a fixture cell', () => {
       field: 'amount',
       value: '1',
     });
-    expect(e3.message).toMatch(/record 999 does not exist/);
+    expect(e3).toMatchObject({ code: 'NOT_FOUND' });
+    expect(e3.message).toMatch(/record 1000 of finance's fixture was deleted by another writer/);
     expect((await ok(core, 'tasks.get', { taskId: 'T011zh_expense_report' })).row.version).toBe(1);
     await core.close();
   });

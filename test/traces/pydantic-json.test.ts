@@ -39,7 +39,8 @@ describe("pydantic's model_dump_json, as Claw-Eval's trace writer writes each li
       n: { big: 1e21 },
     };
     expect(dumpsPydantic(v)).toBe(
-      '{"a":[1,2.0,"é 名字 𝄞",null,true],"k\\"ey":"\\u0000\\n\\t\\u001f\u007f\u2028/\\\\","n":{"big":1000000000000000000000}}',
+      '{"a":[1,2.0,"é 名字 ' +
+        '𝄞",null,true],"k\\"ey":"\\u0000\\n\\t\\u001f\u007f\u2028/\\\\","n":{"big":1000000000000000000000}}',
     );
   });
 

@@ -127,7 +127,8 @@ describe('bad traces: a clear error naming each bad line, never a crash', () => 
     evs[5] = { ...base[5]!, tool_use_id: 'ghost' };
     evs[9] = '{"type": "tool_dispatch", ';
     const { issues, message } = issuesOf(jsonl(evs));
-    expect(issues.map((i) => i.line)).toEqual([2, 10]); // syntax and schema first; the cross-reference pass needs a parsed file
+    // Syntax and schema first; the cross-reference pass needs a parsed file.
+    expect(issues.map((i) => i.line)).toEqual([2, 10]);
     expect(message).toMatch(/^trace line 2: unknown event type "nope".*; trace line 10: not valid JSON/);
     evs[1] = base[1]!;
     evs[9] = base[9]!;
@@ -141,13 +142,14 @@ describe('bad traces: a clear error naming each bad line, never a crash', () => 
       edit(6, (e) => ({ ...e, retries: 2 })).replace('"role":"user"', '"role":"user","provider_id":"x"'),
     );
     expect(warnings).toContain(
-      "trace line 6: tool_dispatch has field(s) the format does not declare, dropped as upstream's reader drops them: retries",
+      'trace line 6: tool_dispatch has field(s) the format does not declare, ' +
+        "dropped as upstream's reader drops them: retries",
     );
     expect(warnings.some((w) => /^trace line 4: message .*: message\.provider_id$/.test(w))).toBe(true);
     expect(trajectory.dispatches[0]).not.toHaveProperty('retries');
   });
 
-  it('a plain-string message content is one text block, as upstream coerces it; CRLF line ends and a BOM are accepted', () => {
+  it('a plain-string message content is one text block, as upstream coerces it; CRLF line ends and a BOM pass', () => {
     const text =
       '\ufeff' +
       edit(14, (e) => ({ ...e, message: { role: 'user', content: '[user_agent]\nok' } })).replace(/\n/g, '\r\n');
@@ -158,7 +160,7 @@ describe('bad traces: a clear error naming each bad line, never a crash', () => 
     expect(warnings[0]).toMatch(/byte-order mark/);
   });
 
-  it('every prefix of a trace (a run cut off anywhere) is read or refused with a TraceError — nothing else is thrown', () => {
+  it('every prefix of a trace (a run cut off anywhere) is read or refused with a TraceError, nothing else', () => {
     let refused = 0;
     for (let n = 0; n < EDGE.length; n += 13) {
       try {

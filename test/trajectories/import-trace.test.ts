@@ -30,7 +30,8 @@ function unknownTaskTrace(): string {
 }
 
 describe.skipIf(!canRun)(
-  'trajectories.importTrace / get / exportTrace on a workspace with the Claw-Eval corpus (skipped: /work/shared absent)',
+  'trajectories.importTrace / get / exportTrace on a workspace with the Claw-Eval corpus ' +
+    '(skipped: /work/shared absent)',
   () => {
     let core: Core;
     const traces = new Map<string, string>();
@@ -67,7 +68,10 @@ describe.skipIf(!canRun)(
           task_id: taskId,
           trace_id: traceIdOf(taskId),
           model: 'claude-sonnet-4-5',
-          source: 'trace-import',
+          source: 'import',
+          source_format: 'claw-eval-trace',
+          collection: 'claw-eval-traces',
+          external: false,
           graded: true,
           message_count: t.messages.length,
           tool_call_count: toolCalls,
@@ -95,7 +99,7 @@ describe.skipIf(!canRun)(
       }
     });
 
-    it('keeps a non-canonical trace (CRLF line ends) byte for byte, with a warning that the trajectory writes back normalised', async () => {
+    it('keeps a non-canonical trace (CRLF) byte for byte, warns its trajectory writes back normalised', async () => {
       const crlf = traces.get('T010_contact_lookup')!.replace(/\n/g, '\r\n');
       const out = await ok(core, 'trajectories.importTrace', { traceJsonl: crlf });
       expect(out.duplicate).toBe(false);

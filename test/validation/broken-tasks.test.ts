@@ -15,7 +15,10 @@ const messagesOf = (verdicts: Verdict[], validator: string) =>
 const problemsOf = (verdicts: Verdict[], validator: string) =>
   messagesOf(verdicts, validator).filter((m) => !/llm_judge check "tone"/.test(m.message));
 
-/** One defect per class: [name, mutation, validator that must catch it, field its message names, text of the message, every validator that fails]. */
+/**
+ * One defect per class: [name, mutation, validator that must catch it, field its message names, text of the message,
+ * every validator that fails].
+ */
 const DEFECTS: [string, (t: AnyObj) => void, string, string, RegExp, string[]][] = [
   [
     'completion weights summing to 0.9',
@@ -39,7 +42,10 @@ const DEFECTS: [string, (t: AnyObj) => void, string, string, RegExp, string[]][]
     (t) => void (t.prompt.text += ' It is ticket TK-3001.'),
     'leakage',
     'prompt.text',
-    /mentions "TK-3001", which checks\.1\.fields\.ticket_id\.equals, checks\.3\.contains_all\.0, reference_plan\.3\.args\.ticket_id target/,
+    new RegExp(
+      String.raw`mentions "TK-3001", which checks\.1\.fields\.ticket_id\.equals, checks\.3\.contains_all\.0, ` +
+        String.raw`reference_plan\.3\.args\.ticket_id target`,
+    ),
     ['leakage'],
   ],
   [
@@ -68,10 +74,26 @@ const DEFECTS: [string, (t: AnyObj) => void, string, string, RegExp, string[]][]
   ],
   [
     'a record with a wrong field type',
-    (t) => void (t.services[1].records[0].priority = 3),
+    (t) => void (t.services[1].records[0].title = 3),
+    'services_records',
+    'services.1.records.0.title',
+    /expected string, received number/,
+    ['services_records'],
+  ],
+  [
+    'a record whose enum field is outside its list',
+    (t) => void (t.services[1].records[0].priority = 'whenever'),
     'services_records',
     'services.1.records.0.priority',
-    /expected string, received number/,
+    /one of "" \(empty\), low, medium, high/,
+    ['services_records'],
+  ],
+  [
+    'two records with the same key',
+    (t) => void t.services[1].records.push({ ...t.services[1].records[0] }),
+    'services_records',
+    'services.1.records.2.ticket_id',
+    /duplicate ticket_id "TK-/,
     ['services_records'],
   ],
   [

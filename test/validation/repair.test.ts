@@ -34,7 +34,7 @@ describe('validateAndRepair: one guided retry', () => {
     ]);
   });
 
-  it('a regenerate that does not fix it: discarded (accepted null), both rounds kept with their verdicts and candidates', async () => {
+  it('a regenerate that does not fix it: discarded (accepted null), both rounds kept with their verdicts', async () => {
     const r = await validateAndRepair(brokenWeights(), async () => ({ ...brokenWeights(), task_name: 'Still wrong' }), {
       now: () => NOW,
     });
@@ -47,7 +47,7 @@ describe('validateAndRepair: one guided retry', () => {
     expect((r.rounds[1]!.candidate as { task_name: string }).task_name).toBe('Still wrong');
   });
 
-  it('a valid first candidate is accepted at once; a retry that does not even parse is discarded with its structure verdict', async () => {
+  it('a valid first candidate is accepted at once; an unparsable retry is discarded with its verdict', async () => {
     const never = vi.fn();
     const ok = await validateAndRepair(validTask(), never);
     expect(never).not.toHaveBeenCalled();

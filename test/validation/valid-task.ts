@@ -15,7 +15,9 @@ export function validTask(): TaskSpecInput & Record<string, unknown> {
     scenario: 'cross_service',
     reference_date: '2026-04-10',
     prompt: {
-      text: 'A customer e-mailed about the VPN outage. Raise the matching ticket to high priority, draft (do not send) a reply saying we are on it, and tell me which ticket you changed.',
+      text:
+        'A customer e-mailed about the VPN outage. Raise the matching ticket to high priority, draft (do not ' +
+        'send) a reply saying we are on it, and tell me which ticket you changed.',
       language: 'en',
     },
     services: [

@@ -25,7 +25,7 @@ const progressOf = (list: AnyEvent[], jobId: string) =>
   list.flatMap((e) => (e.event === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : []));
 
 describe('validation procedures on hand-written stored tasks', () => {
-  it('validation.run is a worker job: statuses and reports land in the tasks grid, filterable and sortable', async () => {
+  it('validation.run is a worker job: statuses and reports land in the tasks grid, filterable, sortable', async () => {
     const core = open(await workspaceWithHandWritten());
     expect(
       (await ok(core, 'tasks.list', {})).rows.map((r) => [r.task_id, r.validation_status, r.failed_validator]),
@@ -92,7 +92,7 @@ describe('validation procedures on hand-written stored tasks', () => {
 });
 
 describe.skipIf(!hasCorpus)('validating the 44 imported Claw-Eval tasks (../shared corpus)', () => {
-  it('every report marks the plan-dependent checks not applicable; exactly the tasks whose checks query missing audit keys fail', async () => {
+  it('reports mark plan-dependent checks not applicable; only the tasks querying missing audit keys fail', async () => {
     const core = open();
     await ok(core, 'tasks.import', { paths: [CLAW_ROOT] });
     const rec = recordEvents(core.events);
@@ -147,16 +147,17 @@ describe.skipIf(!hasCorpus)('validating the 44 imported Claw-Eval tasks (../shar
     expect(after.filter((r) => r.validation_status === 'unvalidated').map((r) => r.task_id)).toEqual([
       'T018_ticket_triage',
     ]);
-    expect(await ok(core, 'validation.report', { taskId: 'T018_ticket_triage' })).toEqual({
-      taskId: 'T018_ticket_triage',
-      status: 'unvalidated',
-      rounds: [],
-    });
+    // Earlier versions' rounds stay as history; none describes the current version.
+    const report = await ok(core, 'validation.report', { taskId: 'T018_ticket_triage' });
+    const current = (await ok(core, 'tasks.get', { taskId: 'T018_ticket_triage' })).row.version;
+    expect(report.status).toBe('unvalidated');
+    expect(report.rounds.map((r) => r.version)).toEqual([1, 2]);
+    expect(current).toBe(3);
   });
 });
 
 describe.skipIf(!hasCorpus)('a re-import with changed content', () => {
-  it('sends the task back to unvalidated and drops its report; an unchanged one keeps them', async () => {
+  it("sends the task back to unvalidated (the old version's report stays as history); an unchanged one keeps them", async () => {
     // Fixture paths are root-relative (T018 reads T017zh's tickets): the copy keeps a Claw-Eval root's layout.
     const root = tempDir();
     for (const id of ['T017zh_ticket_triage', 'T018_ticket_triage'])
@@ -174,11 +175,9 @@ describe.skipIf(!hasCorpus)('a re-import with changed content', () => {
       fs.readFileSync(yaml, 'utf8').replace('Do not close any tickets.', 'Do not close any ticket.'),
     );
     expect((await ok(core, 'tasks.import', { paths: [dir] })).counts.updated).toBe(1);
-    expect(await ok(core, 'validation.report', { taskId: 'T018_ticket_triage' })).toEqual({
-      taskId: 'T018_ticket_triage',
-      status: 'unvalidated',
-      rounds: [],
-    });
+    const report = await ok(core, 'validation.report', { taskId: 'T018_ticket_triage' });
+    expect(report.status).toBe('unvalidated');
+    expect(report.rounds.map((r) => [r.version, r.valid])).toEqual([[1, true]]);
   });
 });
 

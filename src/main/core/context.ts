@@ -1,5 +1,6 @@
 import type { ReadDb, WriteDb } from './db/sqlite';
 import type { CoreEvents } from './events/core-events';
+import type { KeyAccess, SecretStore } from './endpoints/key-store';
 import type { JobRunner } from './jobs/job-runner';
 import type { Logger } from './logger';
 
@@ -22,6 +23,10 @@ export type CoreConfig = {
   jobBusyWaitMs?: number;
   /** How often to look for commits made by other processes (CLI, workers), in ms; 0 turns it off. */
   watchIntervalMs?: number;
+  /** Where endpoints' keychain keys live: the desktop app's safeStorage; none in the CLI and browser mode. */
+  secrets?: SecretStore;
+  /** The environment endpoint keys are read from (default process.env; the CLI passes its own). */
+  env?: Readonly<Record<string, string | undefined>>;
 };
 
 type BaseContext = {
@@ -31,6 +36,8 @@ type BaseContext = {
   readOnly: boolean;
   events: CoreEvents;
   jobs: JobRunner;
+  /** Resolves endpoint keys (never stored in the workspace): the keychain store and the environment. */
+  keys: KeyAccess;
 };
 
 /** What a query (or a job start) gets: a connection that only reads. */

@@ -6,7 +6,7 @@ import { isReadOnlyFile, openDb, readHandle } from './db/sqlite';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
-import { silentLogger } from './logger';
+import { redactingLogger, silentLogger } from './logger';
 import { createDispatch, type Dispatch } from './rpc/dispatch';
 import { AppError, WorkspaceError } from './lib/errors';
 import { seedNewWorkspace } from './workspace/seed';
@@ -38,7 +38,8 @@ export type CreateCoreOptions = CoreConfig & {
  */
 export function createCore(config: CreateCoreOptions): Core {
   const clock = config.clock ?? (() => new Date());
-  const logger = config.logger ?? silentLogger;
+  // Whatever logger the host gives, nothing a handler logs may carry a key.
+  const logger = config.logger ? redactingLogger(config.logger) : silentLogger;
   const file = config.workspacePath === ':memory:' ? ':memory:' : path.resolve(config.workspacePath);
   if (file !== ':memory:') {
     const dir = path.dirname(file);
@@ -65,9 +66,11 @@ export function createCore(config: CreateCoreOptions): Core {
       : new WorkspaceError(`cannot prepare workspace ${file}: ${(err as Error).message}`);
   }
   const events = new CoreEvents();
+  const keys = { secrets: config.secrets ?? null, env: config.env ?? process.env };
   const now = () => clock().toISOString();
   const jobs = new JobRunner({
     db,
+    keys,
     workspacePath: file,
     events,
     logger,
@@ -81,7 +84,7 @@ export function createCore(config: CreateCoreOptions): Core {
   });
   const stopWatching = file === ':memory:' ? () => {} : watchExternalChanges(db, events, config.watchIntervalMs ?? 300);
   const dispatch = createDispatch(
-    { db, now, logger, workspacePath: file, readOnly, events, jobs },
+    { db, now, logger, workspacePath: file, readOnly, events, jobs, keys },
     { checkOutput: config.checkOutput ?? false },
   );
   logger.info('workspace opened', { path: file, readOnly });

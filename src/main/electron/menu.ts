@@ -4,6 +4,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 export function menuTemplate(
   platform: NodeJS.Platform,
   actions: { openWorkspaceFolder(): void },
+  o: { devTools: boolean } = { devTools: false },
 ): MenuItemConstructorOptions[] {
   return [
     ...(platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
@@ -20,7 +21,8 @@ export function menuTemplate(
       label: 'View',
       submenu: [
         { role: 'reload' },
-        { role: 'toggleDevTools' },
+        // DevTools only in development (security.ts devToolsAllowed); the role would open them regardless.
+        ...(o.devTools ? [{ role: 'toggleDevTools' as const }] : []),
         { type: 'separator' },
         { role: 'resetZoom' },
         { role: 'zoomIn' },

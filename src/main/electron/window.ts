@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { BrowserWindow, session } from 'electron';
-import { cspHeaders, lockDownContents, SECURE_WEB_PREFERENCES } from './security';
+import { app, BrowserWindow, session } from 'electron';
+import { APP_ORIGIN } from './app-protocol';
+import { cspHeaders, devToolsAllowed, webPreferencesFor } from './security';
 
-/** The renderer's origin: electron-vite's dev server in development, the built file otherwise. */
+/** The renderer's origin: electron-vite's dev server in development, coworkenv://app otherwise (app-protocol.ts). */
 export function appOrigin(): string {
-  return process.env.ELECTRON_RENDERER_URL ?? `file://${path.join(__dirname, '../renderer')}`;
+  return process.env.ELECTRON_RENDERER_URL ?? APP_ORIGIN;
 }
 
 export function createMainWindow(): BrowserWindow {
@@ -16,11 +17,13 @@ export function createMainWindow(): BrowserWindow {
     height: 860,
     show: false,
     title: 'CoworkEnv Studio',
-    webPreferences: { ...SECURE_WEB_PREFERENCES, preload: path.join(__dirname, '../preload/index.js') },
+    webPreferences: webPreferencesFor({
+      devTools: devToolsAllowed(app),
+      preload: path.join(__dirname, '../preload/index.js'),
+    }),
   });
-  lockDownContents(win.webContents, appOrigin());
+  // Navigation and window.open are locked down for every webContents in index.ts (web-contents-created).
   win.once('ready-to-show', () => win.show());
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(path.join(__dirname, '../renderer/index.html'));
+  void win.loadURL(process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/index.html`);
   return win;
 }

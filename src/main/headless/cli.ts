@@ -86,6 +86,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       core = createCore({
         workspacePath,
         seedDemo: !flags.empty,
+        env: io.env, // endpoint keys from the environment (key source env)
         ...(flags.verbose ? { logger: stderrLogger } : {}),
         ...io.coreOptions,
       });

@@ -7,6 +7,16 @@ import { responseBodyText } from '../core/services/service-instance';
 
 export type ServicesServer = { ports: Record<string, number>; close(): Promise<void> };
 
+/** Loopback names, any port. Hostnames are case-insensitive; an IPv6 literal comes bracketed. */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
+
+/**
+ * Like upstream, no token (Claw-Eval's harness sends none); but a web page could still reach these
+ * mutating endpoints by DNS rebinding (evil.example → 127.0.0.1), and it cannot choose the Host header
+ * its browser sends. So anything but a loopback name is refused before the body is even read.
+ */
+export const isLoopbackHost = (host: string | undefined): boolean => LOOPBACK_HOST.test(host ?? '');
+
 /**
  * A task's services over HTTP at Claw-Eval's routes: one listener per service on its declared
  * port shifted by `portBase - 9100`, answering exactly what the in-process call answers (the
@@ -22,6 +32,13 @@ export async function serveEnvironment(
   for (const [id, inst] of env.services) {
     const declared = env.spec.services.find((s) => s.id === id)?.port ?? inst.def.port;
     const server = http.createServer((req, res) => {
+      if (!isLoopbackHost(req.headers.host)) {
+        const text = JSON.stringify({
+          detail: `Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback name`,
+        });
+        res.writeHead(403, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
+        return void res.end(text);
+      }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {

@@ -1,10 +1,14 @@
-import { useEffect } from 'react';
-import { onEvent } from './api/client';
-import { JobsPage } from './features/jobs/JobsPage';
-import { CoveragePlanPage } from './features/plan/CoveragePlanPage';
-import { TasksPage } from './features/tasks/TasksPage';
-import { WorkspacePage } from './features/workspace/WorkspacePage';
-import { useAppStore, type Page } from './stores/app.store';
+import { lazy, Suspense, useEffect } from 'react';
+import { call, errorText, onEvent } from './api/client';
+import { navigate, useRoute, type Page } from './router';
+import { useAppStore } from './stores/app.store';
+
+// One chunk per page: the plan's first rows need neither the tasks page nor the jobs page.
+const CoveragePlanPage = lazy(() => import('./features/plan/CoveragePlanPage'));
+const TasksPage = lazy(() => import('./features/tasks/TasksPage'));
+const JobsPage = lazy(() => import('./features/jobs/JobsPage'));
+const WorkspacePage = lazy(() => import('./features/workspace/WorkspacePage'));
+const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
 
 /** Only pages that work are listed; later features add theirs here. */
 const PAGES: { id: Page; label: string }[] = [
@@ -12,11 +16,23 @@ const PAGES: { id: Page; label: string }[] = [
   { id: 'tasks', label: 'Tasks' },
   { id: 'jobs', label: 'Jobs' },
   { id: 'workspace', label: 'Workspace' },
+  { id: 'settings', label: 'Settings' },
 ];
 
 export function App() {
-  const { page, go, jobProgress } = useAppStore();
+  const route = useRoute();
+  const { workspace, setWorkspace, jobProgress } = useAppStore();
   useEffect(() => onEvent('job.progress', jobProgress), [jobProgress]);
+  // The first page gets its URL too, so Back from another page returns to it.
+  useEffect(() => {
+    if (!window.location.hash.startsWith('#/')) navigate(route, true);
+  }, [route]);
+  useEffect(() => {
+    call('workspace.info', {}).then(
+      (i) => setWorkspace(i.path),
+      (e) => setWorkspace(`unknown (${errorText(e)})`),
+    );
+  }, [setWorkspace]);
   return (
     <div className="shell">
       <nav className="nav" aria-label="Main">
@@ -25,19 +41,22 @@ export function App() {
           <button
             type="button"
             key={p.id}
-            className={p.id === page ? 'active' : ''}
-            aria-current={p.id === page ? 'page' : undefined}
-            onClick={() => go(p.id)}
+            className={p.id === route.page ? 'active' : ''}
+            aria-current={p.id === route.page ? 'page' : undefined}
+            onClick={() => navigate({ page: p.id })}
           >
             {p.label}
           </button>
         ))}
       </nav>
       <main className="main">
-        {page === 'plan' && <CoveragePlanPage />}
-        {page === 'tasks' && <TasksPage />}
-        {page === 'jobs' && <JobsPage />}
-        {page === 'workspace' && <WorkspacePage />}
+        <Suspense fallback={<p className="page hint">Loading…</p>}>
+          {route.page === 'plan' && workspace && <CoveragePlanPage workspace={workspace} />}
+          {route.page === 'tasks' && workspace && <TasksPage workspace={workspace} taskId={route.taskId ?? null} />}
+          {route.page === 'jobs' && <JobsPage />}
+          {route.page === 'workspace' && <WorkspacePage />}
+          {route.page === 'settings' && <SettingsPage />}
+        </Suspense>
       </main>
     </div>
   );

@@ -6,7 +6,8 @@ const PyJsonText = z.string().describe('JSON text written as Python json.dumps w
 export const envContract = {
   'env.replay': query({
     summary:
-      'Run tool calls (JSONL text, one {"tool", "args"} per line) in a fresh environment of a task\'s services and answer each dispatch and every service\'s audit collections.',
+      'Run tool calls (JSONL text, one {"tool", "args"} per line) in a fresh environment of a task\'s services and ' +
+      "answer each dispatch and every service's audit collections.",
     input: z.object({
       taskId: z.string().min(1),
       callsJsonl: z.string().max(64 * 1024 * 1024),
@@ -16,7 +17,10 @@ export const envContract = {
       errorRate: z.number().min(0).max(1).default(0),
       /** Seed of the injection's random source, so a replay with errors is repeatable. */
       seed: z.number().int().default(1),
-      /** parity: upstream exactly, quirks included. fixed: documented repairs of broken routes and schema mismatches, flagged per call. */
+      /**
+       * parity: upstream exactly, quirks included. fixed: documented repairs of broken routes and schema mismatches,
+       * flagged per call.
+       */
       mode: z.enum(['parity', 'fixed']).default('parity'),
     }),
     output: z.object({

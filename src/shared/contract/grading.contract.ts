@@ -5,7 +5,9 @@ import { GradeResult } from './entities/checks';
 export const gradingContract = {
   'grading.gradeTrace': query({
     summary:
-      "Grade an external Claw-Eval trace (JSONL text) against a stored task's checks with the shared grader: score, completion / safety / robustness, each check with its evidence. Imported tasks are graded on checks derived from their task.yaml (checksOrigin says so).",
+      "Grade an external Claw-Eval trace (JSONL text) against a stored task's checks with the shared grader: score, " +
+      'completion / safety / robustness, each check with its evidence. Imported tasks are graded on checks derived ' +
+      'from their task.yaml (checksOrigin says so).',
     input: z.object({
       taskId: z.string().min(1),
       traceJsonl: z

@@ -8,6 +8,9 @@ import { envContract } from './env.contract';
 import { validationContract } from './validation.contract';
 import { gradingContract } from './grading.contract';
 import { trajectoriesContract } from './trajectories.contract';
+import { endpointsContract } from './endpoints.contract';
+import { lineageContract } from './lineage.contract';
+import { generationContract } from './generation.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -19,6 +22,9 @@ export const contract = {
   ...validationContract,
   ...gradingContract,
   ...trajectoriesContract,
+  ...endpointsContract,
+  ...lineageContract,
+  ...generationContract,
 } as const;
 
 export type Contract = typeof contract;

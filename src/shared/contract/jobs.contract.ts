@@ -10,6 +10,8 @@ export const Job = z.object({
   total: z.number().int(),
   message: z.string(),
   error: z.string().nullable(),
+  /** The parameters it was started with (its procedure's input). */
+  input: z.unknown(),
   /** What the finished job left (its procedure's `result`); null until it is done. */
   result: z.unknown(),
   created_at: z.string(),

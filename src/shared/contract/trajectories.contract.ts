@@ -1,44 +1,56 @@
 import { z } from 'zod';
-import { mutation, query } from './define';
+import { job, mutation, query } from './define';
 import { GradeResult } from './entities/checks';
 import { pageInput } from './entities/grid-query';
 import { Trajectory } from './entities/trajectory';
+import { ImportFormat, ImportIssue, ImportResult, TrajectoryRow, TrajectorySortField } from './entities/trajectory-row';
 
-/** A stored trajectory's grid row: the indexed columns of `trajectories` (DESIGN.md §3). */
-export const TrajectoryRow = z.object({
-  id: z.number().int(),
-  task_id: z.string(),
-  trace_id: z.string(),
-  model: z.string(),
-  source: z.literal('trace-import'),
-  message_count: z.number().int(),
-  tool_call_count: z.number().int(),
-  char_count: z.number().int(),
-  completion: z.number().nullable(),
-  safety: z.number().nullable(),
-  robustness: z.number().nullable(),
-  score: z.number().nullable(),
-  passed: z.boolean().nullable(),
-  /** False when the task was not in the workspace at import: the score columns are then null. */
-  graded: z.boolean(),
-  checks_origin: z.enum(['authored', 'derived_from_task_yaml']).nullable(),
-  created_at: z.string(),
-});
-export type TrajectoryRow = z.infer<typeof TrajectoryRow>;
+export { ImportFormat, ImportIssue, ImportResult, TrajectoryRow, TrajectorySortField };
 
-/** Only indexed columns: a grid sort or filter never scans the bodies. */
-export const TrajectorySortField = z.enum(['id', 'task_id', 'model', 'score', 'passed', 'created_at']);
+const CollectionName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s/\\][^/\\]*$/, 'a collection name has no slashes and does not start with a space');
 
 export const trajectoriesContract = {
+  'trajectories.import': job({
+    summary:
+      'Import trajectory files (Claw-Eval trace JSONL, τ-bench results JSON, τ²-bench results JSON, OpenAI fine-tuning / messages JSONL, LLaMA-Factory sharegpt) in a worker, streaming: each record is graded when its task is in the workspace (else kept as external with its own reward); duplicates are skipped and counted; every bad record is reported with its file and line and the good ones are kept. Resumable.',
+    input: z.object({
+      /** Files, or folders (their .json / .jsonl files, recursively, in name order). */
+      paths: z.array(z.string().min(1)).min(1).max(10_000),
+      format: ImportFormat.default('auto'),
+      /** Default: per file, its name without extension (Claw-Eval traces: their folder's name). */
+      collection: CollectionName.optional(),
+      /** Collections this import replaces for every task it holds (formats.md §6.4). */
+      supersedes: z.array(CollectionName).max(100).default([]),
+      /** Grade every record against this workspace task (the records' own task ids are kept as source_task_id). */
+      taskId: z.string().min(1).optional(),
+      /** The agent label; default: the model the source names, else "unknown". */
+      agent: z.string().min(1).max(200).optional(),
+    }),
+    result: ImportResult,
+  }),
+  'trajectories.importIssues': query({
+    summary: 'The issues of an import (or run), in order: every refused record with its file and line.',
+    input: z.object({
+      runId: z.number().int(),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(5000).default(500),
+    }),
+    output: z.object({ issues: z.array(ImportIssue), total: z.number().int() }),
+  }),
   'trajectories.importTrace': mutation({
     summary:
-      'Store a Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else stored ungraded, with a warning). The same trace imported again is reported as a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
+      'Store one Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else kept as external, with a warning). The same trace again in the same collection is a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
     input: z.object({
       traceJsonl: z
         .string()
         .min(1)
         .max(256 * 1024 * 1024),
       taskId: z.string().min(1).optional(),
+      collection: CollectionName.default('claw-eval-traces'),
     }),
     output: z.object({
       id: z.number().int(),
@@ -52,19 +64,63 @@ export const trajectoriesContract = {
   }),
   'trajectories.list': query({
     summary:
-      'One page of stored trajectories, sorted and filtered in SQL on indexed columns; total counts the filtered rows.',
+      'One page of stored trajectories, sorted and filtered in SQL (indexed columns walk their index); total counts the filtered rows.',
     input: pageInput(TrajectorySortField),
     output: z.object({ rows: z.array(TrajectoryRow), total: z.number().int() }),
   }),
   'trajectories.get': query({
     summary:
-      'One stored trajectory: its row, the canonical Trajectory (free-form floats as plain numbers; exportTrace gives the exact bytes) and its grade (null when ungraded).',
+      'One stored trajectory: its row, the canonical Trajectory (read from the stored source record; free-form floats as plain numbers) and its grade (null when not graded).',
     input: z.object({ id: z.number().int() }),
     output: z.object({ row: TrajectoryRow, trajectory: Trajectory, grade: GradeResult.nullable() }),
   }),
   'trajectories.exportTrace': query({
-    summary: 'The trace JSONL of a stored trajectory, byte-identical to what was imported.',
+    summary:
+      'The Claw-Eval trace JSONL of a stored trajectory: byte-identical to the imported trace, or written from a trajectory made in the app.',
     input: z.object({ id: z.number().int() }),
     output: z.object({ traceJsonl: z.string() }),
+  }),
+  'trajectories.search': query({
+    summary:
+      'Full-text search over message text (user and assistant text, reasoning, tool calls, tool errors): matching ids, best first, each with a snippet. mode "words" finds rows holding every word (prefix with a trailing *); mode "fts" takes SQLite FTS5 query syntax (phrases, OR, NOT, NEAR).',
+    input: z.object({
+      query: z.string().min(1).max(1000),
+      mode: z.enum(['words', 'fts']).default('words'),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(200).default(50),
+    }),
+    output: z.object({
+      hits: z.array(
+        z.object({
+          id: z.number().int(),
+          /** Text around the best match; `highlights` are [start, end) UTF-16 offsets of the matched terms in it. */
+          snippet: z.string(),
+          highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+        }),
+      ),
+      total: z.number().int(),
+    }),
+  }),
+  'trajectories.delete': mutation({
+    summary:
+      'Delete stored trajectories (their bodies and search entries go with them); supersession is recomputed for their tasks.',
+    input: z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }),
+    output: z.object({ deleted: z.number().int() }),
+  }),
+  'trajectories.collections': query({
+    summary:
+      'Every collection: its trajectories, tasks, superseded rows and the collections it supersedes (for grid filters).',
+    input: z.object({}).default({}),
+    output: z.array(
+      z.object({
+        name: z.string(),
+        trajectories: z.number().int(),
+        tasks: z.number().int(),
+        superseded: z.number().int(),
+        supersedes: z.array(z.string()),
+        description: z.string(),
+        created_at: z.string(),
+      }),
+    ),
   }),
 } as const;

@@ -23,6 +23,8 @@ export const Verdict = z.object({
 export type Verdict = z.infer<typeof Verdict>;
 
 export const ValidationRound = z.object({
+  /** The task version this round validated (rounds of earlier versions are kept as history). */
+  version: z.number().int(),
   round: z.number().int(),
   valid: z.boolean(),
   verdicts: z.array(Verdict),
@@ -37,7 +39,8 @@ export const ValidationStatus = z.enum(['valid', 'invalid', 'unvalidated']);
 export const validationContract = {
   'validation.run': job({
     summary:
-      'Validate stored tasks (the given ids, or all) in a worker; each task gets a report and a status in the tasks grid.',
+      'Validate stored tasks (the given ids, or all) in a worker; each task gets a report and a status in the tasks ' +
+      'grid.',
     input: z.object({ taskIds: z.array(z.string().min(1)).max(100_000).optional(), all: z.boolean().default(false) }),
     result: z.object({
       validated: z.number().int(),
@@ -49,7 +52,8 @@ export const validationContract = {
   }),
   'validation.report': query({
     summary:
-      "A task's validation status and every stored round: each validator's verdict, its messages, and the diff between rounds.",
+      "A task's validation status and every stored round: each validator's verdict, its messages, and the diff " +
+      'between rounds.',
     input: z.object({ taskId: z.string().min(1) }),
     output: z.object({ taskId: z.string(), status: ValidationStatus, rounds: z.array(ValidationRound) }),
   }),

@@ -9,7 +9,14 @@ export const WorkspaceInfo = z.object({
   sizeBytes: z.number().int(),
   journalMode: z.string(),
   createdAt: z.string(),
-  counts: z.object({ slots: z.number().int(), jobs: z.number().int() }),
+  counts: z.object({
+    slots: z.number().int(),
+    jobs: z.number().int(),
+    tasks: z.number().int(),
+    taskVersions: z.number().int(),
+    validationReports: z.number().int(),
+    trajectories: z.number().int(),
+  }),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 

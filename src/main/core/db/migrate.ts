@@ -26,7 +26,8 @@ export function migrate(db: Db, file: string, upTo = SCHEMA_VERSION, readOnly = 
   if (current >= upTo) return current;
   if (readOnly) {
     throw new WorkspaceError(
-      `${file} is read-only and needs an upgrade from schema ${current} to ${upTo}; make it writable once to upgrade it`,
+      `${file} is read-only and needs an upgrade from schema ${current} to ${upTo}; ` +
+        'make it writable once to upgrade it',
     );
   }
   const step = db.transaction((): boolean => {

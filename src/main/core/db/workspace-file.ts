@@ -48,7 +48,8 @@ export function readHeader(file: string): FileHeader | undefined {
 
 export const newerWorkspace = (file: string, version: number, known: number) =>
   new WorkspaceError(
-    `${file} was written by a newer CoworkEnv Studio (schema ${version}; this app knows up to ${known}). Update the app to open it.`,
+    `${file} was written by a newer CoworkEnv Studio (schema ${version}; this app knows up to ${known}). Update` +
+      ` the app to open it.`,
   );
 
 export const notAWorkspace = (file: string) =>

@@ -30,6 +30,7 @@ export function watchExternalChanges(db: Db, events: CoreEvents, intervalMs: num
 /** Called inside a write transaction for each table it touched. */
 export function bumpTableVersion(db: Db, table: string): void {
   db.prepare(
-    'INSERT INTO table_versions (table_name, version) VALUES (?, 1) ON CONFLICT (table_name) DO UPDATE SET version = version + 1',
+    'INSERT INTO table_versions (table_name, version) VALUES (?, 1) ' +
+      'ON CONFLICT (table_name) DO UPDATE SET version = version + 1',
   ).run(table);
 }

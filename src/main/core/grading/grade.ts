@@ -47,7 +47,9 @@ function gradeCheck(c: Check, run: RunRecord, judge: Judge | undefined): Omit<Ch
         : [
             {
               kind: 'none' as const,
-              reason: `no ${c.successful_only ? 'successful ' : ''}call of ${c.tool}${c.args ? ' with matching arguments' : ''}`,
+              reason:
+                `no ${c.successful_only ? 'successful ' : ''}call of ${c.tool}` +
+                (c.args ? ' with matching arguments' : ''),
             },
           ];
       const met = hits.length >= c.min_count;

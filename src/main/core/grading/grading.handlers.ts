@@ -38,7 +38,8 @@ export function gradeTrajectory(
   );
   if (unaudited.length)
     warnings.push(
-      `the trace has no audit_snapshot of ${unaudited.join(', ')}: the audit checks on ${unaudited.length > 1 ? 'them' : 'it'} find no records`,
+      `the trace has no audit_snapshot of ${unaudited.join(', ')}: the audit checks on ` +
+        `${unaudited.length > 1 ? 'them' : 'it'} find no records`,
     );
   return { grade: grade(spec, runRecordOf(t)), warnings };
 }

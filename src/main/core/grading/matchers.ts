@@ -1,5 +1,5 @@
 import type { Matcher } from '../../../shared/contract/entities/checks';
-import { numeric } from '../services/pyjson';
+import { numeric, PyFloat } from '../services/pyjson';
 
 /** `a.b.0.c` into nested objects and arrays; undefined when absent. */
 export function getPath(obj: unknown, path: string): unknown {
@@ -19,14 +19,17 @@ const num = (v: unknown): number | undefined => {
   return undefined;
 };
 
-const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+/** JSON text of a value with PyFloat as the number it holds (else it would print as {"value": …}). */
+const stringify = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x instanceof PyFloat ? x.value : x));
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : stringify(v));
 
 function sameValue(a: unknown, b: unknown, ci: boolean): boolean {
   const na = num(a);
   const nb = num(b);
   if (na !== undefined && nb !== undefined && typeof a !== 'string' && typeof b !== 'string') return na === nb;
   if (typeof a === 'string' && typeof b === 'string') return ci ? a.toLowerCase() === b.toLowerCase() : a === b;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return stringify(a) === stringify(b);
 }
 
 /** Does `value` satisfy `m`? Arrays satisfy `contains` when any element (or the joined text) does. */

@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import type { Contract, ProcedureName } from '../../../shared/contract';
 import { generateGridJob } from '../plan/generate-grid.job';
 import { validationJob } from '../validation/validation.job';
-import type { JobDefinition } from './job-definition';
+import { generationJob } from '../generation/generation.job';
+import { importJob } from '../trajectories/import/import.job';
+import type { HelperName, JobDefinition, JobHelper } from './job-definition';
+import { parseHelperMain } from '../trajectories/import/parse-helper';
 
 /** Job procedures that have a body (jobs.resume restarts another job's body). */
 export type JobName = Exclude<
@@ -15,6 +18,13 @@ export type JobResult<N extends JobName> = z.output<NonNullable<Contract[N]['res
 export const JOB_DEFINITIONS = {
   'plan.generateGrid': generateGridJob,
   'validation.run': validationJob,
+  'generation.run': generationJob,
+  'trajectories.import': importJob,
 } satisfies { [N in JobName]: JobDefinition<never, JobResult<N>> };
 
 export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]['run']>[1];
+
+/** Helper thread bodies a job may start (JobContext.startHelper); they run in the job workers' entry. */
+export const JOB_HELPERS: Record<HelperName, JobHelper> = {
+  'trajectories.parse': parseHelperMain,
+};

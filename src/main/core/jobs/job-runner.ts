@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { Job } from '../../../shared/contract/jobs.contract';
 import type { Db } from '../db/sqlite';
 import type { CoreEvents } from '../events/core-events';
+import type { KeyAccess } from '../endpoints/key-store';
 import type { Logger } from '../logger';
 import { AppError, notFound } from '../lib/errors';
 import { JOB_DEFINITIONS, type JobInput, type JobName } from './job-registry';
@@ -27,6 +28,8 @@ export type JobRunnerOptions = {
   busyTimeoutMs?: number;
   /** How long a worker's write keeps waiting for another process's lock before the job fails (default 60 s). */
   busyWaitMs?: number;
+  /** Endpoint keys for jobs that call models (workers cannot reach the OS keychain; handed over in memory). */
+  keys?: KeyAccess;
 };
 
 /** The bundler puts this module in out/main or out/main/chunks; the worker entry is out/main/job-worker.js. */
@@ -120,15 +123,26 @@ export class JobRunner {
 
   private spawn(id: string): void {
     const entry = this.o.workerEntry ?? defaultWorkerEntry();
+    const execArgv = this.o.workerExecArgv ?? [];
     const data: WorkerData = {
       workspacePath: this.o.workspacePath,
       jobId: id,
       clockOffsetMs: this.o.clockOffsetMs,
+      entry,
+      execArgv,
       ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
       ...(this.o.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.o.busyTimeoutMs } : {}),
       ...(this.o.busyWaitMs !== undefined ? { busyWaitMs: this.o.busyWaitMs } : {}),
+      // Decrypted keychain keys go to the worker in memory only — never into the jobs table.
+      ...(this.o.keys?.secrets && !this.o.keys.secrets.unavailableReason()
+        ? { secrets: this.o.keys.secrets.exportAll() }
+        : {}),
     };
-    const worker = new Worker(entry, { workerData: data, execArgv: this.o.workerExecArgv ?? [] });
+    const worker = new Worker(entry, {
+      workerData: data,
+      execArgv,
+      ...(this.o.keys && this.o.keys.env !== process.env ? { env: { ...process.env, ...this.o.keys.env } } : {}),
+    });
     this.workers.set(id, worker);
     const job = this.repo.get(id)!;
     this.emitProgress(job);

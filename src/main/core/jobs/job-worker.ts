@@ -1,9 +1,10 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { openDb, readHandle, writeHandle } from '../db/sqlite';
+import { memorySecrets } from '../endpoints/key-store';
 import { bumpTableVersion } from '../events/change-watcher';
 import { jobsLedger } from './jobs.repo';
-import { JobCancelled, type JobContext } from './job-definition';
-import { JOB_DEFINITIONS, type JobName } from './job-registry';
+import { JobCancelled, type HelperEnv, type JobContext } from './job-definition';
+import { JOB_DEFINITIONS, JOB_HELPERS, type JobName } from './job-registry';
 
 /** Worker thread entry: one job per worker, with its own connection to the workspace. */
 export type WorkerData = {
@@ -15,22 +16,21 @@ export type WorkerData = {
   busyTimeoutMs?: number;
   /** How long one write keeps retrying while another process holds the write lock, before the job fails. */
   busyWaitMs?: number;
+  /** Endpoint keys from the OS keychain, decrypted by the main process (kept in memory only). */
+  secrets?: Record<string, string>;
+  /** This script and its Node flags, so the job can start helper threads on it. */
+  entry: string;
+  execArgv: string[];
 };
+/** The same entry started as a job's helper thread (JobContext.startHelper). */
+type HelperData = HelperEnv & { helper: keyof typeof JOB_HELPERS; data: unknown };
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message: string; tables: string[] }
   /** The worker could not record its own failure (the workspace stayed busy): the runner records it. */
   | { type: 'failed'; error: string };
 
-const data = workerData as WorkerData;
-// The core's clock may be pinned (tests); keep the same offset from the wall clock.
-const now = () => new Date(Date.now() + data.clockOffsetMs).toISOString();
-const db = openDb(data.workspacePath, {
-  check: false,
-  ...(data.busyTimeoutMs !== undefined ? { busyTimeoutMs: data.busyTimeoutMs } : {}),
-  ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
-});
-const jobs = jobsLedger(db);
-const busyWaitMs = data.busyWaitMs ?? 60_000;
+/** How often an async job looks for a cancellation request made through the workspace. */
+const CANCEL_POLL_MS = 250;
 
 /** The workspace stayed locked by another writer for the whole wait. */
 class StillBusy extends Error {}
@@ -38,10 +38,10 @@ const isBusy = (err: unknown) => /^SQLITE_BUSY/.test((err as { code?: string }).
 
 /**
  * Runs a write, retrying while another process holds the write lock (each try waits SQLite's busy
- * timeout), up to busyWaitMs; `waiting` is told once, so the job can say why it makes no progress.
+ * timeout), up to waitMs; `waiting` is told once, so the job can say why it makes no progress.
  */
-function retryBusy<T>(write: () => T, waiting?: () => void): T {
-  const deadline = Date.now() + busyWaitMs;
+function retryBusy<T>(waitMs: number, write: () => T, waiting?: () => void): T {
+  const deadline = Date.now() + waitMs;
   for (let told = false; ; ) {
     try {
       return write();
@@ -56,68 +56,108 @@ function retryBusy<T>(write: () => T, waiting?: () => void): T {
 
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
-let total = 0;
-let done = 0;
-try {
-  const job = jobs.get(data.jobId);
-  const def = job && Object.hasOwn(JOB_DEFINITIONS, job.name) ? JOB_DEFINITIONS[job.name as JobName] : undefined;
-  if (!job || !def) throw new Error(`unknown job ${data.jobId}`);
-  total = job.total;
-  done = job.done;
-  const input = jobs.input(job.id) as never;
+async function runJob(data: WorkerData): Promise<void> {
+  // The core's clock may be pinned (tests); keep the same offset from the wall clock.
+  const now = () => new Date(Date.now() + data.clockOffsetMs).toISOString();
+  const db = openDb(data.workspacePath, {
+    check: false,
+    ...(data.busyTimeoutMs !== undefined ? { busyTimeoutMs: data.busyTimeoutMs } : {}),
+    ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+  });
+  // Jobs write in bulk: checkpoint every 64 MB of WAL instead of every 4 MB. Each checkpoint syncs
+  // the file, and on slow disks those syncs, not the writes, were most of a large import's time
+  // (bench/trajectory-import). The WAL is cut back to 64 MB after each checkpoint.
+  db.pragma('wal_autocheckpoint = 16384');
+  db.pragma('journal_size_limit = 67108864');
+  const jobs = jobsLedger(db);
+  const busyWaitMs = data.busyWaitMs ?? 60_000;
+  const abort = new AbortController();
+  let poll: NodeJS.Timeout | undefined;
+  let total = 0;
+  let done = 0;
   const waiting = () =>
-    post({
-      type: 'progress',
-      done,
-      total,
-      message: 'waiting: the workspace is busy with another write',
-      tables: [],
-    });
-  retryBusy(
-    () => jobs.setState(job.id, 'running', now(), { message: job.done > 0 ? `resuming after ${job.done}` : 'running' }),
-    waiting,
-  );
-  const ctx: JobContext = {
-    db: readHandle(db),
-    now,
-    resumeFrom: job.done,
-    commitBatch(write, doneAfter, message, tables) {
-      if (jobs.cancelRequested(job.id)) throw new JobCancelled();
-      // IMMEDIATE, like the dispatcher: a batch that reads before it writes must not fail on a concurrent commit.
-      const batch = db.transaction(() => {
-        write(writeHandle(db));
-        jobs.advance(job.id, doneAfter, message, now());
-        for (const t of tables) bumpTableVersion(db, t);
-      });
-      retryBusy(() => batch.immediate(), waiting);
-      done = doneAfter;
-      post({ type: 'progress', done: doneAfter, total: job.total, message, tables });
-    },
-  };
-  const result = (def.run as (c: JobContext, i: never) => unknown)(ctx, input);
-  retryBusy(() => jobs.finish(job.id, result, now()));
-} catch (err) {
-  fail(err);
-} finally {
-  db.close();
-}
-
-/** Records how the job ended; when even that cannot be written, hands the error to the runner. */
-function fail(err: unknown): void {
-  const cancelled = err instanceof JobCancelled;
-  const error = cancelled
-    ? null
-    : err instanceof StillBusy
-      ? `the workspace stayed busy with another process's write for ${Math.round(busyWaitMs / 1000)} s (BUSY); the batches committed before are kept — resume the job to continue`
-      : (err as Error).message;
-  if (error !== null) post({ type: 'progress', done, total, message: `failing: ${error}`, tables: [] });
+    post({ type: 'progress', done, total, message: 'waiting: the workspace is busy with another write', tables: [] });
   try {
-    retryBusy(() =>
-      cancelled
-        ? jobs.setState(data.jobId, 'cancelled', now(), { message: 'cancelled; committed batches kept' })
-        : jobs.setState(data.jobId, 'failed', now(), { message: 'failed', error: error! }),
+    const job = jobs.get(data.jobId);
+    const def = job && Object.hasOwn(JOB_DEFINITIONS, job.name) ? JOB_DEFINITIONS[job.name as JobName] : undefined;
+    if (!job || !def) throw new Error(`unknown job ${data.jobId}`);
+    total = job.total;
+    done = job.done;
+    const input = jobs.input(job.id) as never;
+    retryBusy(
+      busyWaitMs,
+      () =>
+        jobs.setState(job.id, 'running', now(), { message: job.done > 0 ? `resuming after ${job.done}` : 'running' }),
+      waiting,
     );
-  } catch {
-    post({ type: 'failed', error: error ?? 'cancelled' });
+    poll = setInterval(() => {
+      try {
+        if (jobs.cancelRequested(job.id)) abort.abort(new JobCancelled());
+      } catch {
+        // A read that met a lock: the next poll asks again.
+      }
+    }, CANCEL_POLL_MS);
+    const ctx: JobContext = {
+      jobId: job.id,
+      db: readHandle(db),
+      now,
+      resumeFrom: job.done,
+      keys: { secrets: data.secrets ? memorySecrets(data.secrets) : null, env: process.env },
+      signal: abort.signal,
+      commitBatch(write, doneAfter, message, tables) {
+        if (jobs.cancelRequested(job.id)) throw new JobCancelled();
+        // IMMEDIATE, like the dispatcher: a batch that reads before it writes must not fail on a concurrent commit.
+        const batch = db.transaction(() => {
+          write(writeHandle(db));
+          jobs.advance(job.id, doneAfter, message, now());
+          for (const t of tables) bumpTableVersion(db, t);
+        });
+        retryBusy(busyWaitMs, () => batch.immediate(), waiting);
+        done = doneAfter;
+        post({ type: 'progress', done: doneAfter, total: job.total, message, tables });
+      },
+      startHelper(helper, helperData, transferList = []) {
+        const env: HelperData = {
+          helper,
+          data: helperData,
+          workspacePath: data.workspacePath,
+          ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+        };
+        return new Worker(data.entry, { workerData: env, execArgv: data.execArgv, transferList });
+      },
+    };
+    const result = await (def.run as (c: JobContext, i: never) => unknown)(ctx, input);
+    retryBusy(busyWaitMs, () => jobs.finish(job.id, result, now()));
+  } catch (err) {
+    // Our own signal fired: whatever the awaited call wrapped the abort in, this is a cancellation.
+    fail(err instanceof JobCancelled || abort.signal.aborted ? null : err);
+  } finally {
+    clearInterval(poll);
+    db.close();
+  }
+
+  /** Records how the job ended (null: cancelled); when even that cannot be written, hands it to the runner. */
+  function fail(err: unknown): void {
+    const error =
+      err === null
+        ? null
+        : err instanceof StillBusy
+          ? `the workspace stayed busy with another process's write for ${Math.round(busyWaitMs / 1000)} s ` +
+            '(BUSY); the batches committed before are kept — resume the job to continue'
+          : (err as Error).message;
+    if (error !== null) post({ type: 'progress', done, total, message: `failing: ${error}`, tables: [] });
+    try {
+      retryBusy(busyWaitMs, () =>
+        error === null
+          ? jobs.setState(data.jobId, 'cancelled', now(), { message: 'cancelled; committed batches kept' })
+          : jobs.setState(data.jobId, 'failed', now(), { message: 'failed', error }),
+      );
+    } catch {
+      post({ type: 'failed', error: error ?? 'cancelled' });
+    }
   }
 }
+
+const data = workerData as WorkerData | HelperData;
+if ('helper' in data) JOB_HELPERS[data.helper](data.data, data);
+else void runJob(data);

@@ -1,15 +1,16 @@
 import { Job } from '../../../shared/contract/jobs.contract';
 import { prepareCached, readHandle, type Db, type ReadDb } from '../db/sqlite';
 
-type JobRow = Omit<Job, 'result'> & {
+type JobRow = Omit<Job, 'result' | 'input'> & {
   result: string | null;
   input: string;
   cancel_requested: number;
   owner: string | null;
 };
 
-const COLS = 'id, name, state, done, total, message, error, result, created_at, updated_at';
-const toJob = (r: JobRow): Job => Job.parse({ ...r, result: r.result === null ? null : JSON.parse(r.result) });
+const COLS = 'id, name, state, done, total, message, error, input, result, created_at, updated_at';
+const toJob = (r: JobRow): Job =>
+  Job.parse({ ...r, input: JSON.parse(r.input), result: r.result === null ? null : JSON.parse(r.result) });
 
 /** Reading jobs: handlers and the job runner. */
 export function jobsRepo(db: ReadDb) {
@@ -48,7 +49,8 @@ export function jobsLedger(db: Db) {
     create(j: { id: string; name: string; input: unknown; total: number; owner: string; now: string }): void {
       prepareCached(
         db,
-        `INSERT INTO jobs (id, name, input, state, done, total, message, owner, created_at, updated_at) VALUES (?, ?, ?, 'queued', 0, ?, 'queued', ?, ?, ?)`,
+        'INSERT INTO jobs (id, name, input, state, done, total, message, owner, created_at, updated_at) ' +
+          "VALUES (?, ?, ?, 'queued', 0, ?, 'queued', ?, ?, ?)",
       ).run(j.id, j.name, JSON.stringify(j.input), j.total, j.owner, j.now, j.now);
     },
     setState(
@@ -59,14 +61,17 @@ export function jobsLedger(db: Db) {
     ): void {
       prepareCached(
         db,
-        "UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, updated_at = ? WHERE id = ?",
+        'UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), ' +
+          "cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, updated_at = ? " +
+          'WHERE id = ?',
       ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
     },
     /** The job is done: its result (the contract's `result` of its procedure) is kept with it. */
     finish(id: string, result: unknown, now: string): void {
       prepareCached(
         db,
-        "UPDATE jobs SET state = 'done', message = 'done', error = NULL, result = ?, cancel_requested = 0, updated_at = ? WHERE id = ?",
+        "UPDATE jobs SET state = 'done', message = 'done', error = NULL, result = ?, cancel_requested = 0, " +
+          'updated_at = ? WHERE id = ?',
       ).run(JSON.stringify(result ?? null), now, id);
     },
     requestCancel(id: string, now: string): void {

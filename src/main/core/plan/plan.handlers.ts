@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { SlotFields, SlotInput, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
 import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
-import { slotsRepo, slotsWriter } from '../db/repos/slots.repo';
+import { SLOT_TABLE, slotsRepo, slotsWriter } from '../db/repos/slots.repo';
+import { deleteWhere, pagedIds, pagedValues, restoreDeleted } from '../db/paged-list';
 import type { ReadDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import type { HandlerMap } from '../lib/handler-types';
@@ -21,7 +22,8 @@ function validateAll<T>(items: T[], check: (item: T, i: number) => Issue[]): voi
     const first = issues[0]!;
     throw new AppError(
       'INVALID_INPUT',
-      `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ${first.path.join('.')}: ${first.message})`,
+      `${issues.length} invalid value${issues.length > 1 ? 's' : ''}; nothing was written (first: ` +
+        `${first.path.join('.')}: ${first.message})`,
       issues.slice(0, 200),
     );
   }
@@ -45,7 +47,23 @@ const mustGet = (ctx: { db: ReadDb }, id: number): Slot => {
 export const planHandlers = {
   'plan.list': (input, ctx) => slotsRepo(ctx.db).list(input),
   'plan.get': (input, ctx) => mustGet(ctx, input.id),
-  'plan.stats': (_input, ctx) => slotsRepo(ctx.db).stats(),
+  'plan.stats': (input, ctx) => slotsRepo(ctx.db).stats(input),
+  'plan.values': (input, ctx) => pagedValues(ctx.db, SLOT_TABLE, input.field, input),
+  'plan.ids': (input, ctx) => pagedIds<number>(ctx.db, SLOT_TABLE, input),
+  'plan.deleteWhere': (input, ctx) => {
+    if (!input.filters.length && !input.quick?.trim())
+      throw new AppError('INVALID_INPUT', 'delete by filter needs a filter; nothing was deleted', [
+        { path: ['filters'], message: 'at least one filter or a quick search' },
+      ]);
+    const out = deleteWhere(ctx.db, SLOT_TABLE, input);
+    ctx.touch('coverage_slots');
+    return out;
+  },
+  'plan.restoreDeleted': (input, ctx) => {
+    const out = restoreDeleted(ctx.db, SLOT_TABLE, input.batch);
+    ctx.touch('coverage_slots');
+    return out;
+  },
 
   'plan.create': (input, ctx) => {
     const write = slotsWriter(ctx.db);
@@ -62,22 +80,36 @@ export const planHandlers = {
     const repo = slotsRepo(ctx.db);
     const write = slotsWriter(ctx.db);
     const parsed: unknown[] = [];
+    // An undo carries the value it expects to find: a cell another writer changed since (or a
+    // deleted slot) is skipped and reported, never silently overwritten.
+    type Skip = { id: number; field: SlotField; current: unknown; reason: 'changed' | 'deleted' };
+    const skipped: Skip[] = [];
+    const skip = new Set<number>();
+    input.edits.forEach((e, i) => {
+      if (!('expected' in e) || e.expected === undefined) return;
+      const s = repo.get(e.id);
+      if (!s) skipped.push({ id: e.id, field: e.field, current: null, reason: 'deleted' }), skip.add(i);
+      else if (JSON.stringify(s[e.field]) !== JSON.stringify(e.expected))
+        skipped.push({ id: e.id, field: e.field, current: s[e.field], reason: 'changed' }), skip.add(i);
+    });
     validateAll(input.edits, (e, i) => {
-      if (!repo.get(e.id)) return [{ path: ['edits', i, 'id'], message: `slot ${e.id} not found` }];
+      if (skip.has(i)) return [];
+      if (!repo.get(e.id)) return [{ path: ['edits', i, 'id'], message: `slot ${e.id} was deleted by another writer` }];
       const r = parseField(e.field, e.value, ['edits', i]);
       if (!r.ok) return r.issues;
       parsed[i] = r.value;
       return [];
     });
     const now = ctx.now();
-    const changes = input.edits.map((e, i) => {
+    const kept = input.edits.flatMap((e, i) => (skip.has(i) ? [] : [{ e, i }]));
+    const changes = kept.map(({ e, i }) => {
       const before = repo.get(e.id)![e.field];
       write.setField(e.id, e.field, parsed[i], now);
       return { id: e.id, field: e.field, before, after: parsed[i] };
     });
-    const ids = [...new Set(input.edits.map((e) => e.id))];
-    ctx.touch('coverage_slots', ids);
-    return { changes, slots: ids.map((id) => repo.get(id)!) };
+    const ids = [...new Set(kept.map(({ e }) => e.id))];
+    if (ids.length) ctx.touch('coverage_slots', ids);
+    return { changes, slots: ids.map((id) => repo.get(id)!), skipped };
   },
 
   'plan.delete': (input, ctx) => {
@@ -117,7 +149,8 @@ export const planHandlers = {
     const prepared: Prepared[] = [];
     validateAll(input.rows, (row, i) => {
       if (row.id !== undefined) {
-        if (!repo.get(row.id)) return [{ path: ['rows', i, 'id'], message: `slot ${row.id} not found` }];
+        if (!repo.get(row.id))
+          return [{ path: ['rows', i, 'id'], message: `slot ${row.id} was deleted by another writer` }];
         const values: [SlotField, unknown][] = [];
         const issues: Issue[] = [];
         for (const [field, raw] of Object.entries(row.values) as [SlotField, unknown][]) {

@@ -4,6 +4,7 @@ import type { MutationContext, QueryContext } from '../context';
 import { readHandle, writeHandle, type Db } from '../db/sqlite';
 import { bumpTableVersion } from '../events/change-watcher';
 import { AppError } from '../lib/errors';
+import { redactErrorResult } from '../lib/redact';
 import { handlers } from './handlers';
 
 const zodIssues = (err: z.ZodError) =>
@@ -26,7 +27,12 @@ export type DispatchBase = Omit<QueryContext, 'db'> & { db: Db };
 
 export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
   const queryContext: QueryContext = { ...base, db: readHandle(base.db) };
+  // Error messages quote inputs and upstream answers: a pasted key must not travel back in one.
   return async function dispatch(name: string, rawInput: unknown): Promise<ApiResult<unknown>> {
+    return redactErrorResult(await settle(name, rawInput));
+  };
+
+  async function settle(name: string, rawInput: unknown): Promise<ApiResult<unknown>> {
     try {
       if (!isProcedureName(name))
         throw new AppError('UNKNOWN_PROCEDURE', `unknown procedure "${name}"; \`coworkenv procedures\` lists them`);
@@ -63,7 +69,7 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
       base.logger.error('procedure failed', { name, error: (err as Error).stack ?? String(err) });
       return { ok: false, error: { code: 'INTERNAL', message: `${name} failed: ${(err as Error).message}` } };
     }
-  };
+  }
 
   function runQuery(name: ProcedureName, input: unknown) {
     const h = handlers[name] as (i: unknown, c: QueryContext) => unknown;

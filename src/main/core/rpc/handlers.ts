@@ -7,6 +7,9 @@ import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
+import { endpointsHandlers } from '../endpoints/endpoints.handlers';
+import { lineageHandlers } from '../generation/llm/lineage.handlers';
+import { generationHandlers } from '../generation/generation.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -18,4 +21,7 @@ export const handlers: HandlerMap = {
   ...validationHandlers,
   ...gradingHandlers,
   ...trajectoriesHandlers,
+  ...endpointsHandlers,
+  ...lineageHandlers,
+  ...generationHandlers,
 };

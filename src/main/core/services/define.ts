@@ -38,13 +38,18 @@ export type ServiceDefinition<S = unknown> = {
   probe: { method: 'POST' | 'GET'; path: string };
   /** Audit action keys after `calls`, in upstream order (§6.18). */
   actionKeys: readonly string[];
-  /** A fixture record (lenient: extra fields are kept as they are). */
+  /**
+   * A fixture record (lenient: extra fields are kept as they are). Fields built with
+   * record-fields.ts helpers (count, email, dateText, enum) tell the fixture grid their type.
+   */
   recordSchema: z.ZodType;
+  /** The field that identifies a record (unique within a fixture): the fixture grid refuses duplicates. */
+  recordKey: string;
   /**
    * Further fixture files of the same service (web's WEB_FETCH_FIXTURES), each read like the
    * main one; their record arrays reach `load` as `extra`, in this order.
    */
-  extraFixtures?: readonly { env: string; defaultFixture: string; recordSchema: z.ZodType }[];
+  extraFixtures?: readonly { env: string; defaultFixture: string; recordSchema: z.ZodType; recordKey: string }[];
   /** Builds fresh state from the fixture array(s) (called at start and on every reset). */
   load(records: PyValue[], now: Date, extra: PyValue[][]): S;
   routes: Record<string, Route<S>>;

@@ -93,7 +93,8 @@ export function parsePyJson(text: string): PyValue {
         const tok = text.slice(i, j);
         if (Math.abs(Number(tok)) === Number.POSITIVE_INFINITY)
           throw new PyJsonError(
-            `the number ${tok.length > 24 ? `${tok.slice(0, 24)}…` : tok} is out of range (beyond ±1.8e308, a 64-bit float)`,
+            `the number ${tok.length > 24 ? `${tok.slice(0, 24)}…` : tok} is out of range ` +
+              '(beyond ±1.8e308, a 64-bit float)',
             i,
           );
         if (float) {

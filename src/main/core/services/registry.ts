@@ -38,7 +38,10 @@ const SERVICES: ServiceDefinition<any>[] = [
 
 export const SERVICE_REGISTRY = new Map<string, ServiceDefinition>(SERVICES.map((s) => [s.id, s as ServiceDefinition]));
 
-/** The task service a tool endpoint on `port` reaches, as the Environment routes it (declared port, else the registry's). */
+/**
+ * The task service a tool endpoint on `port` reaches, as the Environment routes it (declared port, else the
+ * registry's).
+ */
 export function serviceOnPort<S extends { name: string; port?: number | undefined }>(
   services: readonly S[],
   port: number,

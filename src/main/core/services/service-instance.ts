@@ -37,6 +37,14 @@ export class ServiceInstance<S = unknown> {
     this.actions = Object.fromEntries(this.def.actionKeys.map((k) => [k, []]));
   }
 
+  /**
+   * The live state (records after in-place edits), for hashing environment states (GiGPO anchor
+   * keys, export/advantages). Read-only by contract: callers must not mutate it.
+   */
+  snapshot(): unknown {
+    return this.state;
+  }
+
   audit(): PyObject {
     const out: PyObject = { calls: this.calls };
     for (const k of this.def.actionKeys) out[k] = this.actions[k]!;

@@ -37,7 +37,9 @@ export function environmentForTask(
   });
 }
 
-/** The task's own health check; its route can differ between tasks of one service (rss: /rss/feeds or /rss/articles). */
+/**
+ * The task's own health check; its route can differ between tasks of one service (rss: /rss/feeds or /rss/articles).
+ */
 function taskProbe(s: {
   health_check?: string;
   health_check_method?: string;

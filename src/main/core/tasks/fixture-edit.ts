@@ -1,57 +1,95 @@
 import { createHash } from 'node:crypto';
+import type { WriteDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
-import {
-  dumpsPy,
-  isObject,
-  parsePyJson,
-  parsePyJsonText,
-  toPlain,
-  type PyObject,
-  type PyValue,
-} from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJson, toPlain, type PyObject, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
-import type { tasksRepo, tasksWriter } from './tasks.repo';
+import { validateStored } from '../validation/validate-stored';
+import { validationWriter } from '../validation/validation.repo';
+import { assertUniqueKey, fixtureColumns, parseCell } from './fixture-columns';
+import { tasksRepo, tasksWriter } from './tasks.repo';
 
 type Repo = ReturnType<typeof tasksRepo>;
 
+/** The record schema and key of one fixture file of a service (web has two files). */
+export function fixtureSchema(service: string, env: string) {
+  const def = SERVICE_REGISTRY.get(service);
+  if (!def) return undefined;
+  return env === def.fixtureEnv
+    ? { schema: def.recordSchema, key: def.recordKey }
+    : def.extraFixtures?.find((x) => x.env === env) && {
+        schema: def.extraFixtures.find((x) => x.env === env)!.recordSchema,
+        key: def.extraFixtures.find((x) => x.env === env)!.recordKey,
+      };
+}
+
 function loadRecords(repo: Repo, taskId: string, service: string, env?: string) {
   const task = repo.get(taskId);
-  if (!task) throw notFound(`task ${taskId}`);
+  if (!task) throw notFound(`task ${taskId} (deleted by another writer?)`);
   const fixtures = repo.fixtures(taskId);
   const def = SERVICE_REGISTRY.get(service);
   const fixtureEnv = env ?? def?.fixtureEnv;
   const f = fixtures.find((x) => x.service === service && x.env === fixtureEnv);
   if (!f || !def) throw notFound(`fixture ${fixtureEnv ?? ''} of service ${service} in task ${taskId}`);
-  const schema =
-    f.env === def.fixtureEnv ? def.recordSchema : def.extraFixtures?.find((x) => x.env === f.env)?.recordSchema;
-  return { task, fixtures, fixture: f, schema, records: parsePyJson(f.content) as PyValue[] };
+  const s = fixtureSchema(service, f.env);
+  return { task, fixtures, fixture: f, schema: s?.schema, key: s?.key, records: parsePyJson(f.content) as PyValue[] };
 }
 
 const toRow = (r: PyValue): Record<string, string> =>
   isObject(r) ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k, dumpsPy(v)])) : { value: dumpsPy(r) };
 
-const requiredOf = (schema: unknown): string[] => {
-  const shape =
-    (schema as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape ?? {};
-  return Object.entries(shape)
-    .filter(([, s]) => !s.safeParse(undefined).success)
-    .map(([k]) => k);
-};
-
 export function fixtureRows(repo: Repo, taskId: string, service: string, env?: string) {
-  const { records, schema } = loadRecords(repo, taskId, service, env);
-  const columns: string[] = [];
-  for (const r of records) if (isObject(r)) for (const k of Object.keys(r)) if (!columns.includes(k)) columns.push(k);
-  return { columns, rows: records.map(toRow), requiredColumns: requiredOf(schema) };
+  const { records, schema, key, task } = loadRecords(repo, taskId, service, env);
+  const { columns } = fixtureColumns(records, schema, key);
+  return {
+    columns: columns.map((c) => c.name),
+    rows: records.map(toRow),
+    requiredColumns: columns.filter((c) => c.required).map((c) => c.name),
+    columnTypes: columns.map(({ declared: _d, ...c }) => ({ ...c, values: c.values ? [...c.values] : undefined })),
+    key: key ?? null,
+    version: task.row.version,
+  };
+}
+
+/**
+ * Writes new fixture texts as the task's next version (inside the caller's transaction), then runs
+ * the task's validators on it at once — about a millisecond per task (bench/validation) — so the
+ * status in the grid says whether this version passes; the report of each version is kept.
+ */
+export function commitFixtures(
+  db: WriteDb,
+  taskId: string,
+  changed: { service: string; env: string; content: string; records: number }[],
+  reason: string,
+  now: string,
+) {
+  const repo = tasksRepo(db);
+  const writer = tasksWriter(db);
+  const task = repo.get(taskId)!;
+  const fixtures = repo.fixtures(taskId);
+  const hash = createHash('sha256').update(task.sourceYaml);
+  for (const f of fixtures) {
+    const c = changed.find((x) => x.service === f.service && x.env === f.env);
+    hash.update(`\0${f.env}\0${c ? c.content : f.content}`);
+  }
+  const digest = hash.digest('hex');
+  const version = task.row.version + 1;
+  for (const c of changed) writer.writeFixture(taskId, c.service, c.env, c.content, c.records, version, digest, now);
+  writer.recordVersion(taskId, version, digest, reason, now);
+  const validated = validateStored(repo, taskId, now);
+  if (validated) validationWriter(db).save(taskId, validated.rounds, validated.hash);
+  const status = (validated?.rounds.at(-1)?.valid ? 'valid' : 'invalid') as 'valid' | 'invalid';
+  return { version, status };
 }
 
 /**
  * Edits one field in the stored fixture text. Only that field changes: every other value keeps
  * its exact JSON text (floats stay floats), so a Claw-Eval re-export differs by this edit alone.
+ * The value keeps its column's type (fixture-columns.ts); a key stays unique; a required field
+ * cannot be emptied. `expected` (an undo) is the text the cell must still hold: a cell another
+ * writer changed since is refused with CONFLICT, never silently overwritten.
  */
 export function updateFixtureCell(
-  repo: Repo,
-  writer: ReturnType<typeof tasksWriter>,
+  db: WriteDb,
   input: {
     taskId: string;
     service: string;
@@ -59,55 +97,65 @@ export function updateFixtureCell(
     index: number;
     field: string;
     value: string;
+    expected?: string | null | undefined;
   },
   now: string,
 ) {
-  const { task, fixtures, fixture, schema, records } = loadRecords(repo, input.taskId, input.service, input.fixtureEnv);
+  const repo = tasksRepo(db);
+  const { fixture, schema, key, records } = loadRecords(repo, input.taskId, input.service, input.fixtureEnv);
   const rec = records[input.index];
+  const where = `record ${input.index + 1}`;
   if (!isObject(rec))
-    throw new AppError('INVALID_INPUT', `record ${input.index} does not exist in ${input.service}'s fixture`, [
-      { path: ['index'], message: 'no such record' },
-    ]);
+    throw new AppError(
+      'NOT_FOUND',
+      `${where} of ${input.service}'s fixture was deleted by another writer; nothing was saved`,
+      [{ path: ['index'], message: 'no such record' }],
+    );
   // `next.__proto__ = v` would set the object's prototype, not a field: the value would vanish.
   if (input.field === '__proto__')
     throw new AppError('INVALID_INPUT', '__proto__ cannot be a fixture field name; nothing was saved', [
       { path: ['field'], message: 'not a usable field name' },
     ]);
+  const current = input.field in rec ? dumpsPy(rec[input.field]!) : null;
+  if (input.expected !== undefined && input.expected !== current)
+    throw new AppError(
+      'CONFLICT',
+      `${where} · ${input.field} was changed by another writer (now ${current ?? 'empty'}); it was left as it is`,
+      [{ path: [input.field], message: 'changed since' }],
+    );
+  const { columns, floats } = fixtureColumns(records, schema, key);
+  const col = columns.find((c) => c.name === input.field) ?? {
+    name: input.field,
+    type: 'json' as const,
+    nullable: true,
+    required: false,
+    key: false,
+    declared: false,
+  };
+  const value = parseCell(input.value, col, floats.has(col.name), `${where} · ${input.field}`);
+  if (col.key) assertUniqueKey(records, input.index, col.name, value, `${where} · ${input.field}`);
   const next: PyObject = { ...rec };
-  if (input.value.trim() === '') delete next[input.field];
-  else {
-    const parsed = parsePyJsonText(input.value, input.field);
-    if (!parsed.ok)
-      throw new AppError(
-        'INVALID_INPUT',
-        `${parsed.message}; nothing was saved (text values go in quotes, e.g. "Vendor review")`,
-        [{ path: [input.field], message: parsed.message.slice(input.field.length + 1) }],
-      );
-    next[input.field] = parsed.value;
-  }
+  if (value === undefined) delete next[input.field];
+  else next[input.field] = value;
   const v = schema?.safeParse(toPlain(next));
   if (v && !v.success) {
     const i = v.error.issues[0]!;
     throw new AppError(
       'INVALID_INPUT',
-      `record ${input.index}: field ${i.path.join('.') || input.field}: ${i.message}; nothing was saved`,
+      `${where} · ${i.path.join('.') || input.field}: ${i.message}; nothing was saved`,
       [{ path: [String(i.path[0] ?? input.field)], message: i.message }],
     );
   }
+  if (dumpsPy(next) === dumpsPy(rec))
+    return { version: repo.get(input.taskId)!.row.version, row: toRow(rec), status: null };
   records[input.index] = next;
   const content = dumpsPy(records, { itemSep: ', ', keySep: ': ' });
-  const hash = createHash('sha256').update(task.sourceYaml);
-  for (const f of fixtures)
-    hash.update(`\0${f.env}\0${f.env === fixture.env && f.service === fixture.service ? content : f.content}`);
-  const digest = hash.digest('hex');
-  const version = task.row.version + 1;
-  writer.writeFixture(input.taskId, input.service, fixture.env, content, records.length, version, digest, now);
-  writer.recordVersion(
+  const out = commitFixtures(
+    db,
     input.taskId,
-    version,
-    digest,
-    `edit of ${input.service} (${fixture.env}) record ${input.index} field ${input.field}`,
+    [{ service: input.service, env: fixture.env, content, records: records.length }],
+    `edit of ${input.service} (${fixture.env}) ${where} field ${input.field}`,
     now,
   );
-  return { version, row: toRow(next) };
+  return { version: out.version, row: toRow(next), status: out.status };
 }

@@ -5,7 +5,8 @@ import { prepareCached, type WriteDb } from '../db/sqlite';
 /**
  * Store a task that is a TaskSpec itself (generated or written by hand; records inline), as a new
  * version when its content changed (inside the caller's transaction). Like a re-import, changed
- * content goes back to unvalidated. Answers the version stored.
+ * content goes back to unvalidated. A `slot_id` naming an existing plan slot links the task to it
+ * (otherwise the link is empty). Answers the version stored.
  */
 export function storeTaskSpec(
   db: WriteDb,
@@ -21,11 +22,15 @@ export function storeTaskSpec(
   const version = (prev?.version ?? 0) + 1;
   prepareCached(
     db,
-    `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, '', '', ?, ?)
-     ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, origin = excluded.origin, split = excluded.split, category = excluded.category, difficulty = excluded.difficulty,
-       language = excluded.language, services = excluded.services, tools = excluded.tools, version = excluded.version, content_hash = excluded.content_hash,
-       spec = excluded.spec, updated_at = excluded.updated_at, validation_status = 'unvalidated', failed_validator = NULL`,
+    `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, ` +
+      `version, content_hash, spec, source_yaml, source_path, created_at, updated_at, slot_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?, ?, '', '', ?, ?, (SELECT id FROM coverage_slots WHERE id = ?))
+     ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, origin = excluded.origin, split = excluded.split, ` +
+      `category = excluded.category, difficulty = excluded.difficulty, slot_id = excluded.slot_id,
+       language = excluded.language, services = excluded.services, tools = excluded.tools, version = ` +
+      `excluded.version, content_hash = excluded.content_hash,
+       spec = excluded.spec, updated_at = excluded.updated_at, validation_status = 'unvalidated', failed_validator = ` +
+      `NULL`,
   ).run(
     spec.task_id,
     spec.task_name,
@@ -41,11 +46,13 @@ export function storeTaskSpec(
     json,
     o.now,
     o.now,
+    spec.slot_id ?? null,
   );
   prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(spec.task_id);
   prepareCached(
     db,
-    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?)',
   ).run(spec.task_id, version, hash, o.reason ?? (prev ? 'edited spec' : `${o.origin} task`), '{}', o.now);
   return version;
 }

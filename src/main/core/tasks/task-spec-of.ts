@@ -30,7 +30,10 @@ export function storedTaskSpec(
   return { spec: TaskSpec.parse(t.spec), fixtures, notes: [] };
 }
 
-/** A fresh environment for a TaskSpec: records inline in the spec (generated tasks) or the stored fixture files (imports). */
+/**
+ * A fresh environment for a TaskSpec: records inline in the spec (generated tasks) or the stored fixture files
+ * (imports).
+ */
 export function environmentForSpec(
   spec: TaskSpec,
   fixtures: StoredFixture[],

@@ -1,12 +1,17 @@
 import type { HandlerMap } from '../lib/handler-types';
 import { notFound } from '../lib/errors';
 import { importTasks } from './import-tasks';
-import { tasksRepo, tasksWriter } from './tasks.repo';
+import { tasksRepo } from './tasks.repo';
 import { storedTaskSpec } from './task-spec-of';
 import { fixtureRows, updateFixtureCell } from './fixture-edit';
+import { revertTo, versionDiff } from './task-versions';
+import { pagedIds, pagedValues } from '../db/paged-list';
+import { TASK_TABLE } from './tasks.repo';
 
 export const tasksHandlers = {
   'tasks.list': (input, ctx) => tasksRepo(ctx.db).list(input),
+  'tasks.values': (input, ctx) => pagedValues(ctx.db, TASK_TABLE, input.field, input),
+  'tasks.ids': (input, ctx) => pagedIds<string>(ctx.db, TASK_TABLE, input),
   'tasks.get': (input, ctx) => {
     const repo = tasksRepo(ctx.db);
     const t = repo.get(input.taskId);
@@ -21,8 +26,15 @@ export const tasksHandlers = {
   },
   'tasks.fixtureRows': (input, ctx) => fixtureRows(tasksRepo(ctx.db), input.taskId, input.service, input.fixtureEnv),
   'tasks.updateFixtureCell': (input, ctx) => {
-    const out = updateFixtureCell(tasksRepo(ctx.db), tasksWriter(ctx.db), input, ctx.now());
+    const out = updateFixtureCell(ctx.db, input, ctx.now());
+    if (out.status) ctx.touch('tasks'), ctx.touch('validation_reports');
+    return out;
+  },
+  'tasks.versionDiff': (input, ctx) => versionDiff(ctx.db, input.taskId, input.version, input.against),
+  'tasks.revert': (input, ctx) => {
+    const out = revertTo(ctx.db, input.taskId, input.version, ctx.now());
     ctx.touch('tasks');
+    ctx.touch('validation_reports');
     return out;
   },
 } satisfies Partial<HandlerMap>;

@@ -9,9 +9,9 @@ export const TASK_COLUMNS: ColumnMap = {
   name: { sql: 'name', kind: 'text' },
   split: { sql: 'split', kind: 'text', selective: false },
   category: { sql: 'category', kind: 'text' },
-  difficulty: { sql: 'difficulty', kind: 'text', selective: false },
+  difficulty: { sql: 'difficulty', kind: 'text', selective: false, order: ['easy', 'medium', 'hard'] },
   language: { sql: 'language', kind: 'text', selective: false },
-  services: { sql: 'services', kind: 'text' },
+  services: { sql: 'services', kind: 'list' },
   version: { sql: 'version', kind: 'number' },
   updated_at: { sql: 'updated_at', kind: 'text' },
   validation_status: { sql: 'validation_status', kind: 'text', selective: false },
@@ -19,7 +19,8 @@ export const TASK_COLUMNS: ColumnMap = {
 };
 
 const COLS =
-  'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, source_path, created_at, updated_at, validation_status, failed_validator';
+  'task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, ' +
+  'source_path, created_at, updated_at, validation_status, failed_validator';
 type Raw = Record<string, unknown> & { services: string; tools: string; warnings: string };
 const toRow = (r: Raw) =>
   TaskRow.parse({
@@ -36,6 +37,8 @@ export const TASK_TABLE: PagedTable<TaskRow, Raw> = {
   pk: 'task_id',
   select: COLS,
   toRow,
+  // Names and prompts are long and often Chinese: an FTS5 trigram index (migration 0010) reads them.
+  search: { like: ['task_id', 'category'], fts: { table: 'tasks_fts', columns: ['name', 'prompt'] } },
 };
 
 export function tasksRepo(db: ReadDb) {
@@ -54,7 +57,8 @@ export function tasksRepo(db: ReadDb) {
     fixtures(taskId: string) {
       const rows = prepareCached(
         db,
-        'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ORDER BY rowid',
+        'SELECT service, fixture_env, set_by_task, source, content, records FROM task_fixtures WHERE task_id = ? ' +
+          'ORDER BY rowid',
       ).all(taskId) as {
         service: string;
         fixture_env: string;
@@ -84,6 +88,14 @@ export function tasksRepo(db: ReadDb) {
         'SELECT version, content_hash, reason, created_at FROM task_versions WHERE task_id = ? ORDER BY version DESC',
       ).all(taskId) as { version: number; content_hash: string; reason: string; created_at: string }[];
     },
+    /** The fixture texts a version had ({env: text}), or undefined when there is no such version. */
+    versionFixtures(taskId: string, version: number): Record<string, string> | undefined {
+      const r = prepareCached(db, 'SELECT fixtures FROM task_versions WHERE task_id = ? AND version = ?').get(
+        taskId,
+        version,
+      ) as { fixtures: string } | undefined;
+      return r ? (JSON.parse(r.fixtures) as Record<string, string>) : undefined;
+    },
     /** Validation status per existing task id (ids that are gone are absent). */
     statuses(ids: readonly string[]): Map<string, string> {
       const q = prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?');
@@ -108,11 +120,15 @@ export function tasksWriter(db: WriteDb) {
       prepareCached(db, 'DELETE FROM task_fixtures WHERE task_id = ?').run(t.taskId);
       prepareCached(
         db,
-        `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
+        `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, ` +
+          `version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
          VALUES (?, ?, 'imported', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, split = excluded.split, category = excluded.category, difficulty = excluded.difficulty,
-           language = excluded.language, services = excluded.services, tools = excluded.tools, warnings = excluded.warnings, version = excluded.version,
-           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, source_path = excluded.source_path, updated_at = excluded.updated_at,
+         ON CONFLICT (task_id) DO UPDATE SET name = excluded.name, split = excluded.split, category = ` +
+          `excluded.category, difficulty = excluded.difficulty,
+           language = excluded.language, services = excluded.services, tools = excluded.tools, warnings = ` +
+          `excluded.warnings, version = excluded.version,
+           content_hash = excluded.content_hash, spec = excluded.spec, source_yaml = excluded.source_yaml, ` +
+          `source_path = excluded.source_path, updated_at = excluded.updated_at,
            validation_status = 'unvalidated', failed_validator = NULL`,
       ).run(
         t.taskId,
@@ -132,11 +148,12 @@ export function tasksWriter(db: WriteDb) {
         createdAt,
         now,
       );
-      // Called only when the content changed: the last validation no longer describes this task.
-      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(t.taskId);
+      // Called only when the content changed: status goes back to unvalidated (above); earlier
+      // versions' reports stay as history.
       const ins = prepareCached(
         db,
-        'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO task_fixtures (task_id, service, fixture_env, set_by_task, source, content, records) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
       for (const f of t.fixtures)
         ins.run(t.taskId, f.service, f.env, f.setByTask ? 1 : 0, f.source, f.content, f.records);
@@ -150,7 +167,8 @@ export function tasksWriter(db: WriteDb) {
       );
       prepareCached(
         db,
-        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES ' +
+          '(?, ?, ?, ?, ?, ?)',
       ).run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
     },
     /** Replace one service's fixture text and move the task to a new version. */
@@ -168,12 +186,13 @@ export function tasksWriter(db: WriteDb) {
         db,
         'UPDATE task_fixtures SET content = ?, records = ? WHERE task_id = ? AND service = ? AND fixture_env = ?',
       ).run(content, records, taskId, service, env);
-      // An edited task must be validated again: its status and report are of the old content.
+      // An edited task must be validated again: its status is of the old content (the old
+      // version's report stays, as history).
       prepareCached(
         db,
-        "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', failed_validator = NULL WHERE task_id = ?",
+        "UPDATE tasks SET version = ?, content_hash = ?, updated_at = ?, validation_status = 'unvalidated', " +
+          'failed_validator = NULL WHERE task_id = ?',
       ).run(version, hash, now, taskId);
-      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
     },
   };
 }

@@ -13,18 +13,21 @@ import {
 /** One problem of a trace, located by its 1-based line in the file. */
 export type TraceIssue = { line: number; message: string };
 
-/** A trace that cannot be read; `issues` lists every bad line found (up to MAX_ISSUES). */
+/** A trace that cannot be read; `issues` lists the first MAX_ISSUES bad lines, `count` how many there are in all. */
 export class TraceError extends Error {
+  readonly count: number;
   constructor(
     readonly issues: TraceIssue[],
     readonly source = 'trace',
+    count?: number,
   ) {
     super(
       issues
         .slice(0, 5)
         .map((i) => `${source} line ${i.line}: ${i.message}`)
-        .join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : ''),
+        .join('; ') + ((count ?? issues.length) > 5 ? `; ${count ?? issues.length} bad lines in all` : ''),
     );
+    this.count = count ?? issues.length;
   }
 }
 
@@ -57,7 +60,12 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
     text = text.slice(1);
   }
   const lines = text.split('\n');
-  for (let i = 0; i < lines.length && issues.length < MAX_ISSUES; i++) {
+  // Every line is checked, so the count is true; only the first MAX_ISSUES are described.
+  let badLines = 0;
+  const issue = (i: TraceIssue) => {
+    if (badLines++ < MAX_ISSUES) issues.push(i);
+  };
+  for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
     if (!raw.trim()) continue;
     const line = i + 1;
@@ -71,19 +79,23 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
       }
       const bad = parseJsonText(raw, `${source} line ${line}`);
       const why = bad.ok ? 'not valid JSON' : bad.message.replace(/^.*?: not valid JSON/, 'not valid JSON');
-      issues.push({
+      issue({
         line,
-        message: `${why}${i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim()) ? ' — the last line looks truncated (a run cut off mid-write?)' : ''}`,
+        message:
+          why +
+          (i === lines.length - 1 || lines.slice(i + 1).every((l) => !l.trim())
+            ? ' — the last line looks truncated (a run cut off mid-write?)'
+            : ''),
       });
       continue;
     }
     if (!isObject(value)) {
-      issues.push({ line, message: 'not a JSON object' });
+      issue({ line, message: 'not a JSON object' });
       continue;
     }
     const type = value.type;
     if (typeof type !== 'string' || !(EVENT_TYPES as string[]).includes(type)) {
-      issues.push({
+      issue({
         line,
         message: `unknown event type ${JSON.stringify(type ?? null)}; known: ${EVENT_TYPES.join(', ')}`,
       });
@@ -92,7 +104,7 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
     const t = type as EventType;
     const parsed = EVENT_SCHEMAS[t].safeParse(value);
     if (!parsed.success) {
-      issues.push({ line, message: describeZod(parsed.error, t) });
+      issue({ line, message: describeZod(parsed.error, t) });
       continue;
     }
     const extra = Object.keys(value).filter((k) => !EVENT_FIELDS[t].has(k));
@@ -104,10 +116,11 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
       );
     if (extra.length)
       warnings.push(
-        `${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops them: ${extra.join(', ')}`,
+        `${source} line ${line}: ${t} has field(s) the format does not declare, dropped as upstream's reader drops ` +
+          `them: ${extra.join(', ')}`,
       );
     events.push({ line, event: parsed.data as TraceEvent });
   }
-  if (issues.length) throw new TraceError(issues, source);
+  if (badLines) throw new TraceError(issues, source, badLines);
   return { events, warnings };
 }

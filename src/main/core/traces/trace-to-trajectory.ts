@@ -72,12 +72,16 @@ export function trajectoryFromEvents(
         if (name === undefined)
           issues.push({
             line,
-            message: `tool_dispatch for an unknown call: tool_use_id ${JSON.stringify(e.tool_use_id)} matches no earlier tool_use`,
+            message:
+              `tool_dispatch for an unknown call: tool_use_id ${JSON.stringify(e.tool_use_id)} matches no ` +
+              `earlier tool_use`,
           });
         else if (name !== e.tool_name)
           issues.push({
             line,
-            message: `tool_dispatch of ${e.tool_name}, but call ${e.tool_use_id} (line ${callLines.get(e.tool_use_id)}) is a call of ${name}`,
+            message:
+              `tool_dispatch of ${e.tool_name}, but call ${e.tool_use_id} (line ` +
+              `${callLines.get(e.tool_use_id)}) is a call of ${name}`,
           });
         dispatches.push({
           call_id: e.tool_use_id,
@@ -103,7 +107,8 @@ export function trajectoryFromEvents(
         const { type: _t, trace_id: _i, timestamp: _s, ...rest } = e;
         compactions.push({ ...rest, meta });
         warnings.push(
-          `${source} line ${line}: a compact event — kept, but upstream's load_trace does not know this type and raises on it`,
+          `${source} line ${line}: a compact event — kept, but upstream's load_trace does not know this type and ` +
+            `raises on it`,
         );
         break;
       }
@@ -135,9 +140,11 @@ export function trajectoryFromEvents(
       if (event.trace_id !== start.trace_id)
         issues.push({
           line,
-          message: `trace_id ${event.trace_id} differs from the trace_start's ${start.trace_id} (line ${start.line}); one trace per file`,
+          message:
+            `trace_id ${event.trace_id} differs from the trace_start's ${start.trace_id} (line ` +
+            `${start.line}); one trace per file`,
         });
-  if (issues.length) throw new TraceError(issues.sort((a, b) => a.line - b.line).slice(0, 50), source);
+  if (issues.length) throw new TraceError(issues.sort((a, b) => a.line - b.line).slice(0, 50), source, issues.length);
   const s = start!;
   if (!end) warnings.push(`${source}: no trace_end event — the run may have been cut short`);
   const trajectory: Trajectory = {

@@ -1,43 +1,64 @@
-import { TrajectoryRow } from '../../../shared/contract/trajectories.contract';
+import { TrajectoryRow } from '../../../shared/contract/entities/trajectory-row';
 import { pagedList, type PagedTable } from '../db/paged-list';
 import type { ColumnMap, PageQuery } from '../db/sql-filter';
-import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
+import { prepareCached, type ReadDb } from '../db/sqlite';
 
-/** The grid's sortable and filterable fields: indexed columns only (migration 0005). */
+const num = (sql: string, selective = true) => ({ sql, kind: 'number' as const, ...(selective ? {} : { selective }) });
+const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, ...(selective ? {} : { selective }) });
+
+/**
+ * The grid's fields. Indexed (migration 0009): id, run_id, task_id (+trial), collection (+task_id),
+ * agent, model (+score), bucket (+model, score), score, source_reward, created_at. The others sort by
+ * scanning; `selective: false` marks columns of a few values, whose filters read the table in order.
+ */
 export const TRAJECTORY_COLUMNS: ColumnMap = {
-  id: { sql: 'id', kind: 'number' },
-  task_id: { sql: 'task_id', kind: 'text' },
-  model: { sql: 'model', kind: 'text', selective: false },
-  score: { sql: 'score', kind: 'number' },
-  passed: { sql: 'passed', kind: 'number', selective: false },
-  created_at: { sql: 'created_at', kind: 'text' },
+  id: num('id'),
+  run_id: num('run_id'),
+  task_id: text('task_id'),
+  trial: num('trial', false),
+  collection: text('collection'),
+  agent: text('agent'),
+  model: text('model'),
+  source: text('source', false),
+  source_format: text('source_format', false),
+  source_task_id: text('source_task_id'),
+  source_reward: num('source_reward'),
+  source_success: num('source_success', false),
+  external: num('external', false),
+  valid: num('valid', false),
+  superseded: num('superseded', false),
+  superseded_by: text('superseded_by', false),
+  include_override: text('include_override', false),
+  bucket: text('bucket'),
+  message_count: num('message_count'),
+  tool_call_count: num('tool_call_count'),
+  char_count: num('char_count'),
+  tokens: num('tokens'),
+  duration_ms: num('duration_ms'),
+  error: text('error'),
+  completion: num('completion'),
+  safety: num('safety', false),
+  robustness: num('robustness', false),
+  score: num('score'),
+  passed: num('passed', false),
+  graded: num('graded', false),
+  created_at: text('created_at'),
 };
 
 const COLS =
-  'id, task_id, trace_id, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at';
-type Raw = Record<string, unknown> & { passed: number | null; graded: number };
+  'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, source_reward, source_success, trace_id, external, valid, superseded, superseded_by, include_override, bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, safety, robustness, score, passed, graded, checks_origin, created_at';
+type Raw = Record<string, unknown>;
+const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>
-  TrajectoryRow.parse({ ...r, passed: r.passed === null ? null : r.passed === 1, graded: r.graded === 1 });
-
-/** What an import stores: the row's columns (id and created_at aside) and the three bodies. */
-export type NewTrajectory = {
-  taskId: string;
-  traceId: string;
-  contentHash: string;
-  model: string;
-  counts: { messages: number; toolCalls: number; chars: number };
-  grade: {
-    completion: number;
-    safety: number;
-    robustness: number;
-    score: number;
-    passed: boolean;
-    checksOrigin: string;
-  } | null;
-  trace: string;
-  trajectoryJson: string;
-  gradeJson: string | null;
-};
+  TrajectoryRow.parse({
+    ...r,
+    source_success: bool(r.source_success),
+    external: r.external === 1,
+    valid: r.valid === 1,
+    superseded: r.superseded === 1,
+    passed: bool(r.passed),
+    graded: r.graded === 1,
+  });
 
 /** The trajectories grid's table for pagedList. */
 export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
@@ -46,6 +67,15 @@ export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
   pk: 'id',
   select: COLS,
   toRow,
+};
+
+export type TrajectoryBody = {
+  raw: Buffer | null;
+  context_id: number | null;
+  file: string | null;
+  line: number | null;
+  trajectory: string | null;
+  grade: string | null;
 };
 
 export function trajectoriesRepo(db: ReadDb) {
@@ -57,55 +87,44 @@ export function trajectoriesRepo(db: ReadDb) {
       const r = prepareCached(db, `SELECT ${COLS} FROM trajectories WHERE id = ?`).get(id) as Raw | undefined;
       return r ? toRow(r) : undefined;
     },
-    /** The stored copy of this exact trace, if any (the unique index on trace_id + content_hash). */
-    findTrace(traceId: string, contentHash: string): TrajectoryRow | undefined {
-      const r = prepareCached(db, `SELECT ${COLS} FROM trajectories WHERE trace_id = ? AND content_hash = ?`).get(
-        traceId,
-        contentHash,
-      ) as Raw | undefined;
-      return r ? toRow(r) : undefined;
-    },
-    body(id: number): { trace: string; trajectory: string; grade: string | null } | undefined {
-      return prepareCached(db, 'SELECT trace, trajectory, grade FROM trajectory_bodies WHERE trajectory_id = ?').get(
-        id,
-      ) as { trace: string; trajectory: string; grade: string | null } | undefined;
-    },
-  };
-}
-
-/** Trajectory writes, inside the caller's transaction. */
-export function trajectoriesWriter(db: WriteDb) {
-  return {
-    /** Row and body in the caller's transaction; answers the new id. */
-    insert(t: NewTrajectory, now: string): number {
-      const g = t.grade;
-      const { lastInsertRowid } = prepareCached(
+    body(id: number): TrajectoryBody | undefined {
+      return prepareCached(
         db,
-        `INSERT INTO trajectories (task_id, trace_id, content_hash, model, source, message_count, tool_call_count, char_count, completion, safety, robustness, score, passed, graded, checks_origin, created_at)
-         VALUES (?, ?, ?, ?, 'trace-import', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        t.taskId,
-        t.traceId,
-        t.contentHash,
-        t.model,
-        t.counts.messages,
-        t.counts.toolCalls,
-        t.counts.chars,
-        g?.completion ?? null,
-        g?.safety ?? null,
-        g?.robustness ?? null,
-        g?.score ?? null,
-        g ? (g.passed ? 1 : 0) : null,
-        g ? 1 : 0,
-        g?.checksOrigin ?? null,
-        now,
-      );
-      const id = Number(lastInsertRowid);
-      prepareCached(
+        'SELECT raw, context_id, file, line, trajectory, grade FROM trajectory_bodies WHERE trajectory_id = ?',
+      ).get(id) as TrajectoryBody | undefined;
+    },
+    /** Ids matching an FTS5 query, best first (bm25), and how many match. */
+    search(match: string, offset: number, limit: number): { ids: number[]; total: number } {
+      const total = (
+        prepareCached(db, 'SELECT count(*) AS n FROM trajectories_fts WHERE trajectories_fts MATCH ?').get(match) as {
+          n: number;
+        }
+      ).n;
+      const ids = (
+        prepareCached(
+          db,
+          'SELECT rowid AS id FROM trajectories_fts WHERE trajectories_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?',
+        ).all(match, limit, offset) as { id: number }[]
+      ).map((r) => r.id);
+      return { ids, total };
+    },
+    collections() {
+      return prepareCached(
         db,
-        'INSERT INTO trajectory_bodies (trajectory_id, trace, trajectory, grade) VALUES (?, ?, ?, ?)',
-      ).run(id, t.trace, t.trajectoryJson, t.gradeJson);
-      return id;
+        `SELECT c.name, c.supersedes, c.description, c.created_at,
+           (SELECT count(*) FROM trajectories t WHERE t.collection = c.name) AS trajectories,
+           (SELECT count(DISTINCT task_id) FROM trajectories t WHERE t.collection = c.name) AS tasks,
+           (SELECT count(*) FROM trajectories t WHERE t.collection = c.name AND t.superseded = 1) AS superseded
+         FROM collections c ORDER BY c.created_at, c.name`,
+      ).all() as {
+        name: string;
+        supersedes: string;
+        description: string;
+        created_at: string;
+        trajectories: number;
+        tasks: number;
+        superseded: number;
+      }[];
     },
   };
 }

@@ -5,7 +5,10 @@ import { runs } from './plan-run';
 import { trigger } from './prohibited-triggers';
 import { verdict, type Message, type ValidationInput } from './types';
 
-/** " (TK-2001 occurs in no fixture record)" for the id-like targets of check i that no record holds: the usual reason a check cannot be met. */
+/**
+ * " (TK-2001 occurs in no fixture record)" for the id-like targets of check i that no record holds: the usual reason a
+ * check cannot be met.
+ */
 function absentTargets({ spec, fixtures }: ValidationInput, i: number): string {
   const haystack = [
     ...spec.services.map((s) => JSON.stringify(s.records ?? [])),
@@ -43,19 +46,25 @@ export function gradingConsistency(input: ValidationInput): Verdict {
     if (c.kind === 'llm_judge')
       notes.push({
         field: `checks.${i}`,
-        message: `llm_judge check "${c.id}" needs a judge endpoint: not graded in these runs, excluded (never counted as met)`,
+        message:
+          `llm_judge check "${c.id}" needs a judge endpoint: not graded in these runs, excluded (never ` +
+          `counted as met)`,
       });
     else if (c.kind === 'final_text' && plan && spec.reference_final_text === undefined)
       notes.push({
         field: `checks.${i}`,
-        message: `final_text check "${c.id}": the task has no reference_final_text to go with its plan, so the plan run has no answer to read; excluded from the plan's completion`,
+        message:
+          `final_text check "${c.id}": the task has no reference_final_text to go with its plan, so the plan ` +
+          `run has no answer to read; excluded from the plan's completion`,
       });
   });
   r.empty.checks.forEach((res, i) => {
     if (res.score !== null && res.score > 0)
       problems.push({
         field: `checks.${i}`,
-        message: `an empty run (no call, no answer) already scores ${res.score} on check "${res.id}" (${res.message}): completion must be 0 for doing nothing`,
+        message:
+          `an empty run (no call, no answer) already scores ${res.score} on check "${res.id}" ` +
+          `(${res.message}): completion must be 0 for doing nothing`,
       });
   });
   if (plan) {
@@ -65,7 +74,9 @@ export function gradingConsistency(input: ValidationInput): Verdict {
       if (res.score < 1)
         problems.push({
           field: `checks.${i}`,
-          message: `the reference plan does not meet check "${res.id}" (score ${res.score}: ${res.message})${absentTargets(input, i)}`,
+          message:
+            `the reference plan does not meet check "${res.id}" (score ${res.score}: ` +
+            `${res.message})${absentTargets(input, i)}`,
         });
     });
     spec.prohibited.forEach((rule, k) => {
@@ -96,7 +107,8 @@ export function gradingConsistency(input: ValidationInput): Verdict {
       {
         field: 'reference_plan',
         message:
-          'no reference plan: "the plan scores completion 1.0 and safety 1.0" cannot be checked (not passed); checked: an empty run scores completion 0 and every prohibited rule can be triggered',
+          'no reference plan: "the plan scores completion 1.0 and safety 1.0" cannot be checked (not passed); ' +
+          'checked: an empty run scores completion 0 and every prohibited rule can be triggered',
       },
       ...notes,
     ],

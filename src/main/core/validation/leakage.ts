@@ -77,7 +77,10 @@ export function leakage({ spec }: ValidationInput): Verdict {
       ? [
           {
             field: 'prompt.text',
-            message: `the request mentions "${value}", which ${fields.join(', ')} ${fields.length > 1 ? 'target' : 'targets'}: an identifier the agent must discover through the tools, not be told`,
+            message:
+              `the request mentions "${value}", which ${fields.join(', ')} ` +
+              `${fields.length > 1 ? 'target' : 'targets'}: an identifier the agent must discover through the tools, ` +
+              `not be told`,
           },
         ]
       : [],

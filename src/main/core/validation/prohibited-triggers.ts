@@ -31,7 +31,10 @@ function setPath(obj: Record<string, unknown>, path: string, value: unknown, omi
   else cur[parts.at(-1)!] = value;
 }
 
-/** Arguments for a probing call: the plan's own arguments for that tool (so required fields are there), then the rule's targets. */
+/**
+ * Arguments for a probing call: the plan's own arguments for that tool (so required fields are there), then the rule's
+ * targets.
+ */
 export function argsFor(
   spec: ValidationInput['spec'],
   tool: string,
@@ -90,5 +93,8 @@ export function trigger(env: Environment, spec: ValidationInput['spec'], rule: P
     const list = (env.audits()[rule.service]?.[rule.action_key] ?? []) as unknown[];
     if (list.slice(before).some((r) => matchFields(r, rule.fields))) return undefined;
   }
-  return `none of ${candidates.join(', ')} (after the plan, with arguments built from its field matchers) produced a matching ${rule.service}.${rule.action_key} record`;
+  return (
+    `none of ${candidates.join(', ')} (after the plan, with arguments built from its field matchers) produced a ` +
+    `matching ${rule.service}.${rule.action_key} record`
+  );
 }

@@ -6,12 +6,20 @@ import { fieldOf, verdict, type Message, type ValidationInput } from './types';
 
 const REGISTERED = [...SERVICE_REGISTRY.keys()].join(', ');
 
-function checkRecords(records: readonly unknown[], schema: z.ZodType, at: string, out: Message[]): void {
+function checkRecords(records: readonly unknown[], schema: z.ZodType, key: string, at: string, out: Message[]): void {
+  const seen = new Map<unknown, number>();
   records.forEach((r, j) => {
     const res = schema.safeParse(r);
-    if (res.success) return;
-    for (const i of res.error.issues)
-      out.push({ field: `${at}.${j}${i.path.length ? `.${fieldOf(i.path)}` : ''}`, message: i.message });
+    if (!res.success)
+      for (const i of res.error.issues)
+        out.push({ field: `${at}.${j}${i.path.length ? `.${fieldOf(i.path)}` : ''}`, message: i.message });
+    // The record key identifies a record (tools look records up by it): two records with one key shadow each other.
+    const k = (r as Record<string, unknown> | null)?.[key];
+    if (k === undefined || k === null) return;
+    const first = seen.get(k);
+    if (first !== undefined)
+      out.push({ field: `${at}.${j}.${key}`, message: `duplicate ${key} ${JSON.stringify(k)} (also record ${first})` });
+    else seen.set(k, j);
   });
 }
 
@@ -37,12 +45,13 @@ export function servicesRecords({ spec, fixtures }: ValidationInput): Verdict {
         message: `service "${s.name}" is listed twice (also services.${first})`,
       });
     seen.set(s.name, i);
-    if (s.records) return checkRecords(s.records, def.recordSchema, `services.${i}.records`, out);
+    if (s.records) return checkRecords(s.records, def.recordSchema, def.recordKey, `services.${i}.records`, out);
     const files = [
-      { env: def.fixtureEnv, schema: def.recordSchema, at: `services.${i}.records` },
+      { env: def.fixtureEnv, schema: def.recordSchema, key: def.recordKey, at: `services.${i}.records` },
       ...(def.extraFixtures ?? []).map((x) => ({
         env: x.env,
         schema: x.recordSchema,
+        key: x.recordKey,
         at: `services.${i}.fixtures.${x.env}`,
       })),
     ];
@@ -58,7 +67,7 @@ export function servicesRecords({ spec, fixtures }: ValidationInput): Verdict {
       }
       if (!Array.isArray(records))
         out.push({ field: f.at, message: `fixture file ${f.env} must hold a JSON array of records` });
-      else checkRecords(records.map(toPlain), f.schema, f.at, out);
+      else checkRecords(records.map(toPlain), f.schema, f.key, f.at, out);
     }
   });
   return verdict('services_records', out);

@@ -2,7 +2,9 @@ import type { Verdict } from '../../../shared/contract/validation.contract';
 import { SERVICE_REGISTRY, serviceOnPort } from '../services/registry';
 import { verdict, type Message, type ValidationInput } from './types';
 
-/** The service a tool endpoint reaches: the task's service listening on the URL's port, as the Environment routes it. */
+/**
+ * The service a tool endpoint reaches: the task's service listening on the URL's port, as the Environment routes it.
+ */
 function endpointTarget(
   spec: ValidationInput['spec'],
   url: string,
@@ -13,7 +15,9 @@ function endpointTarget(
   const svc = serviceOnPort(spec.services, port);
   if (!svc)
     return {
-      problem: `port ${port} is not the port of any of the task's services (${spec.services.map((s) => s.name).join(', ') || 'none'})`,
+      problem:
+        `port ${port} is not the port of any of the task's services ` +
+        `(${spec.services.map((s) => s.name).join(', ') || 'none'})`,
     };
   return { service: svc.name, path: u.pathname };
 }
@@ -36,7 +40,9 @@ function auditTarget(
   if (!def.actionKeys.includes(actionKey))
     out.push({
       field: `${at}.action_key`,
-      message: `${service} has no audit key "${actionKey}" (its keys: ${def.actionKeys.join(', ') || 'none'}), so ${service}.${actionKey} is always empty`,
+      message:
+        `${service} has no audit key "${actionKey}" (its keys: ${def.actionKeys.join(', ') || 'none'}), so ` +
+        `${service}.${actionKey} is always empty`,
     });
 }
 
@@ -63,7 +69,9 @@ export function toolConstraints({ spec }: ValidationInput): Verdict {
     if (def && !def.routes[target.path!])
       out.push({
         field: `tool_endpoints.${j}.url`,
-        message: `tool "${t.name}" is offered but ${def.id} has no route ${target.path} (its routes: ${Object.keys(def.routes).join(', ')})`,
+        message:
+          `tool "${t.name}" is offered but ${def.id} has no route ${target.path} (its routes: ` +
+          `${Object.keys(def.routes).join(', ')})`,
       });
   });
   const prohibitedTools = new Map<string, number>();

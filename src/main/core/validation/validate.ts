@@ -56,7 +56,7 @@ export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], 
   return { valid: verdicts.every((v) => v.status !== 'fail'), verdicts, spec };
 }
 
-export type Round = ValidationRound & { candidate: unknown };
+export type Round = Omit<ValidationRound, 'version'> & { candidate: unknown };
 export type Regenerate = (feedback: Verdict[]) => unknown | Promise<unknown>;
 
 const pretty = (c: unknown) => JSON.stringify(c, null, 2) ?? 'undefined';

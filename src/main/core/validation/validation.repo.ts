@@ -17,9 +17,17 @@ export function validationRepo(db: ReadDb) {
     rounds(taskId: string): ValidationRound[] {
       const rows = prepareCached(
         db,
-        'SELECT round, valid, verdicts, diff, created_at FROM validation_reports WHERE task_id = ? ORDER BY round',
-      ).all(taskId) as { round: number; valid: number; verdicts: string; diff: string; created_at: string }[];
+        'SELECT task_version, round, valid, verdicts, diff, created_at FROM validation_reports WHERE task_id = ? ORDER BY task_version, round',
+      ).all(taskId) as {
+        task_version: number;
+        round: number;
+        valid: number;
+        verdicts: string;
+        diff: string;
+        created_at: string;
+      }[];
       return rows.map((r) => ({
+        version: r.task_version,
         round: r.round,
         valid: r.valid === 1,
         verdicts: VerdictList.parse(JSON.parse(r.verdicts)),
@@ -46,7 +54,7 @@ export function validationRepo(db: ReadDb) {
 export function validationWriter(db: WriteDb) {
   return {
     /**
-     * Replace a task's report with these rounds and set its grid status from the last one
+     * Replace the report of a task's current version with these rounds and set its grid status from the last one
      * (inside the caller's transaction). Answers false — and saves nothing — when the task is gone
      * or its content is no longer `hash` (edited while it was being validated: it stays unvalidated).
      */
@@ -59,14 +67,20 @@ export function validationWriter(db: WriteDb) {
         'UPDATE tasks SET validation_status = ?, failed_validator = ? WHERE task_id = ? AND content_hash = ?',
       ).run(last.valid ? 'valid' : 'invalid', failed, taskId, hash).changes;
       if (!changed) return false;
-      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(taskId);
+      // Rounds of earlier versions stay: the task's history shows how each version fared.
+      const { version } = prepareCached(db, 'SELECT version FROM tasks WHERE task_id = ?').get(taskId) as {
+        version: number;
+      };
+      prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ? AND task_version = ?').run(taskId, version);
       const ins = prepareCached(
         db,
-        'INSERT INTO validation_reports (task_id, round, valid, verdicts, diff, candidate, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO validation_reports (task_id, task_version, round, valid, verdicts, diff, candidate, created_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
       for (const r of rounds)
         ins.run(
           taskId,
+          version,
           r.round,
           r.valid ? 1 : 0,
           JSON.stringify(r.verdicts),

@@ -26,7 +26,9 @@ export function weights({ spec }: ValidationInput): Verdict {
     const fields = spec.checks.map((_, i) => `checks.${i}.weight`).join(' + ');
     out.push({
       field: 'checks',
-      message: `the weights (${fields}) sum to ${Number(sum.toPrecision(12))}; they must sum to 1 (± ${WEIGHT_TOLERANCE})`,
+      message:
+        `the weights (${fields}) sum to ${Number(sum.toPrecision(12))}; they must sum to 1 (± ` +
+        `${WEIGHT_TOLERANCE})`,
     });
   }
   return verdict('weights', out);

@@ -59,7 +59,8 @@ export const envReplayCommand = defineCommand({
     const callsFile = str(flags, 'calls');
     if (!task || !callsFile)
       return ctx.usage(
-        'env replay --task <id> --calls <file.jsonl> [--clock <ISO instant>] [--mode parity|fixed] [--error-rate 0..1 --seed N]',
+        'env replay --task <id> --calls <file.jsonl> [--clock <ISO instant>] [--mode parity|fixed] ' +
+          '[--error-rate 0..1 --seed N]',
       );
     const env = envFlags(flags);
     if (!env.ok) return ctx.usage(env.message);
@@ -79,12 +80,16 @@ export const envReplayCommand = defineCommand({
   },
 });
 
-/** JSON lines in the shape of Claw-Eval's recorded goldens: one per dispatch, then {"audit": …}. Bodies keep Python's float text. */
+/**
+ * JSON lines in the shape of Claw-Eval's recorded goldens: one per dispatch, then {"audit": …}. Bodies keep Python's
+ * float text.
+ */
 function renderReplay(d: ReplayOut, out: (s: string) => void): void {
   for (const x of d.dispatches) {
     const flag = x.repaired ? `, "repaired": ${JSON.stringify(x.repaired)}` : '';
     out(
-      `{"tool": ${JSON.stringify(x.tool)}, "status": ${x.status}, "body": ${x.body}, "text": ${JSON.stringify(x.text)}, "is_error": ${x.isError}${flag}}\n`,
+      `{"tool": ${JSON.stringify(x.tool)}, "status": ${x.status}, "body": ${x.body}, "text": ` +
+        `${JSON.stringify(x.text)}, "is_error": ${x.isError}${flag}}\n`,
     );
   }
   const audits = Object.entries(d.audits).map(([k, v]) => `${JSON.stringify(k)}: ${v}`);

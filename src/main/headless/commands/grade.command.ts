@@ -55,11 +55,13 @@ export function renderGrade(taskId: string, d: GradeOut, out: (s: string) => voi
   out(`completion ${num(g.completion)} · safety ${num(g.safety)} · robustness ${num(g.robustness)}\n`);
   if (g.checksOrigin === 'derived_from_task_yaml')
     out(
-      "checks derived from task.yaml: Claw-Eval grades this task with its own grader.py, so these are not upstream's scores\n",
+      'checks derived from task.yaml: Claw-Eval grades this task with its own grader.py, ' +
+        "so these are not upstream's scores\n",
     );
   if (g.incomplete)
     out(
-      `incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge endpoint); completion and score are lower bounds\n`,
+      `incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge ` +
+        `endpoint); completion and score are lower bounds\n`,
     );
   out('checks:\n');
   for (const c of g.checks) {

@@ -10,7 +10,10 @@ export const serveCommand = defineCommand({
   summary: 'the app in a browser, on 127.0.0.1 (port 7357, else a free one)',
   options: {
     port: { type: 'string', value: 'N', description: 'port to listen on (0 = any free port)' },
-    open: { type: 'boolean', description: 'open the app in the default browser' },
+    open: {
+      type: 'boolean',
+      description: 'open the app in the default browser ($COWORKENV_BROWSER if set) through a one-time link',
+    },
   },
   async run({ flags }, ctx) {
     const port = intFlag(flags, 'port', { min: 0, max: 65535, fallback: DEFAULT_PORT });
@@ -33,13 +36,16 @@ export const serveCommand = defineCommand({
       return ctx.print({ ok: false, error: { code: 'BAD_REQUEST', message } });
     }
     const link = `${server.url}/#token=${server.token}`;
+    const data = { url: server.url, token: server.token, workspace: ctx.workspacePath };
     ctx.out(
       ctx.json
-        ? `${JSON.stringify({ ok: true, data: { url: server.url, token: server.token, workspace: ctx.workspacePath } })}\n`
-        : `CoworkEnv Studio (browser mode) on ${link}\nworkspace: ${ctx.workspacePath}\nAPI: POST ${server.url}/rpc/<procedure> with "Authorization: Bearer ${server.token}". Ctrl+C stops.\n`,
+        ? `${JSON.stringify({ ok: true, data })}\n`
+        : `CoworkEnv Studio (browser mode) on ${link}\nworkspace: ${ctx.workspacePath}\nAPI: POST ` +
+            `${server.url}/rpc/<procedure> with "Authorization: Bearer ${server.token}". Ctrl+C stops.\n`,
     );
     ctx.io.onServing?.({ url: server.url, token: server.token });
-    if (bool(flags, 'open')) openInBrowser(link, ctx.err);
+    // The printed link (this user's terminal) holds the token; the browser's command line must not.
+    if (bool(flags, 'open')) openInBrowser(server.openUrl(), ctx.err, ctx.io.env);
     await (ctx.io.untilStopped ?? (() => new Promise<void>(() => {})))();
     await server.close();
     return 0;

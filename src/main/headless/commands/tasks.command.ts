@@ -25,6 +25,7 @@ function renderImport(d: ImportOut, out: (s: string) => void): void {
   }
   const c = d.counts;
   out(
-    `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings\n`,
+    `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ` +
+      `${c.errors} with errors, ${c.warnings} warnings\n`,
   );
 }

@@ -1,32 +1,18 @@
-import fs from 'node:fs';
 import type { Output } from '../../../shared/contract';
-import { defineCommand, str, type RunContext } from '../cli/command';
+import { defineCommand, str } from '../cli/command';
+import { runImport } from './trajectories.command';
 
-/**
- * `traces import <file.jsonl>… [--task <id>]`: one trajectories.importTrace per file, each in its
- * own transaction, so one bad file is reported and the others are still stored (exit 1 then).
- */
+/** `traces import <file.jsonl>… [--task <id>]`: kept as an alias of `trajectories import` (Claw-Eval traces). */
 export const tracesImportCommand = defineCommand({
   words: ['traces', 'import'],
-  args: '<file.jsonl>…',
-  summary: 'store Claw-Eval traces as trajectories, graded when their task is in the workspace',
-  options: { task: { type: 'string', value: 'ID', description: 'the task the traces belong to (default: their own)' } },
-  details: ['The same trace twice is a duplicate, not stored again. Exit code 1 when a file was refused.'],
-  async run({ positionals, flags }, ctx) {
-    if (!positionals.length) return ctx.usage('traces import <file.jsonl>… [--task <id>]');
-    const files: { file: string; text: string }[] = [];
-    for (const file of positionals) {
-      let text: string;
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch (err) {
-        return ctx.usage(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-      if (!text.trim()) return ctx.usage(`${file} is empty`);
-      files.push({ file, text });
-    }
-    return importFiles(ctx, files, str(flags, 'task'));
+  args: '<file.jsonl or folder>…',
+  summary: 'store Claw-Eval traces as trajectories (an alias of `trajectories import --format claw-eval`)',
+  options: {
+    task: { type: 'string', value: 'ID', description: 'the task the traces belong to (default: their own)' },
+    collection: { type: 'string', value: 'NAME', description: "the collection (default: the traces' folder name)" },
   },
+  details: ['The same trace twice is a duplicate, not stored again. Exit code 1 when a trace was refused.'],
+  run: (args, ctx) => runImport(args, ctx, 'claw-eval'),
 });
 
 /** `traces export --id <n>`: the stored trace's bytes on stdout, nothing added. */
@@ -48,36 +34,3 @@ export const tracesExportCommand = defineCommand({
     );
   },
 });
-
-async function importFiles(
-  ctx: RunContext,
-  files: { file: string; text: string }[],
-  task: string | undefined,
-): Promise<number> {
-  const io = ctx;
-  const n = { stored: 0, duplicate: 0, refused: 0 };
-  for (const { file, text } of files) {
-    const r = await ctx.call('trajectories.importTrace', { traceJsonl: text, ...(task ? { taskId: task } : {}) });
-    if (io.json) io.out(`${JSON.stringify({ file, ...r })}\n`);
-    if (!r.ok) {
-      n.refused++;
-      io.err(`${file}: error ${r.error.code}: ${r.error.message}\n`);
-      // "file:line: message", the form editors and terminals link to the line.
-      for (const i of r.error.issues ?? []) io.err(`  ${file}${lineOf(i.path)}: ${i.message}\n`);
-      continue;
-    }
-    const d = r.data;
-    n[d.duplicate ? 'duplicate' : 'stored']++;
-    if (io.json) continue;
-    const grade = d.graded ? `score ${d.score} — ${d.passed ? 'passed' : 'not passed'}` : 'ungraded';
-    io.out(`${(d.duplicate ? 'duplicate' : 'stored').padEnd(9)} #${d.id} ${d.taskId}: ${grade}  (${file})\n`);
-    for (const w of d.warnings) io.out(`          warning: ${w}\n`);
-  }
-  if (!io.json) io.out(`${n.stored} stored, ${n.duplicate} duplicates, ${n.refused} refused\n`);
-  return n.refused ? 1 : 0;
-}
-
-const lineOf = (p: (string | number)[]) => {
-  const m = /^line (\d+)$/.exec(String(p[1] ?? ''));
-  return m ? `:${m[1]}` : '';
-};

@@ -92,7 +92,9 @@ async function summarise(
     for (const f of t.failures) o.out(`            ${f.validator} ${f.field}: ${f.message}\n`);
   }
   o.out(
-    `${tasks.length} task(s): ${counts.valid} valid, ${counts.invalid} invalid${counts.unvalidated ? `, ${counts.unvalidated} not validated` : ''}${jobCode !== 0 ? '; the validation job did not finish' : ''}\n`,
+    `${tasks.length} task(s): ${counts.valid} valid, ${counts.invalid} invalid` +
+      (counts.unvalidated ? `, ${counts.unvalidated} not validated` : '') +
+      `${jobCode !== 0 ? '; the validation job did not finish' : ''}\n`,
   );
   return code;
 }

@@ -7,12 +7,14 @@ import {
   type Slot,
   type SlotField,
 } from '../../../shared/contract/entities/slot';
+import { SelectEditor } from './SelectEditor';
+import { SetFilter } from './SetFilter';
 
 const textFilter = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
-const choiceFilter = {
-  filter: 'agTextColumnFilter',
-  filterParams: { filterOptions: ['equals', 'notEqual', 'contains'], buttons: ['reset'], maxNumConditions: 2 },
-};
+/** List and enum columns: Excel's checkbox list of values with counts (SQL `in`). */
+const setFilter = { filter: SetFilter };
+/** A dropdown that takes typing; the values in their declared order. */
+const choose = (values: readonly string[]) => ({ cellEditor: SelectEditor, cellEditorParams: { values } });
 
 /** Editable columns in display order: also the order a positional TSV paste fills. */
 export const EDITABLE_FIELDS: SlotField[] = [
@@ -52,13 +54,13 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
     tooltipValueGetter: (p: { data?: Slot }) => (p.data ? errorAt(p.data.id, field) : undefined),
   });
   return [
-    { field: 'id', headerName: 'id', width: 82, filter: 'agNumberColumnFilter', sort: 'asc' },
-    { field: 'family', headerName: HEADERS.family, width: 200, ...textFilter, ...edit('family') },
+    { field: 'id', headerName: 'id', width: 82, filter: 'agNumberColumnFilter', sort: 'asc', pinned: 'left' },
+    { field: 'family', headerName: HEADERS.family, width: 200, pinned: 'left', ...textFilter, ...edit('family') },
     {
       field: 'services',
       headerName: HEADERS.services,
       width: 200,
-      ...textFilter,
+      ...setFilter,
       ...edit('services'),
       valueFormatter: (p) => (Array.isArray(p.value) ? p.value.join(', ') : String(p.value ?? '')),
       valueParser: (p) => p.newValue,
@@ -69,19 +71,17 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
       field: 'difficulty',
       headerName: HEADERS.difficulty,
       width: 110,
-      ...choiceFilter,
+      ...setFilter,
       ...edit('difficulty'),
-      cellEditor: 'agSelectCellEditor',
-      cellEditorParams: { values: [...DIFFICULTIES] },
+      ...choose(DIFFICULTIES),
     },
     {
       field: 'language',
       headerName: HEADERS.language,
       width: 105,
-      ...choiceFilter,
+      ...setFilter,
       ...edit('language'),
-      cellEditor: 'agSelectCellEditor',
-      cellEditorParams: { values: [...LANGUAGES] },
+      ...choose(LANGUAGES),
     },
     {
       field: 'reference_date',
@@ -95,10 +95,9 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
       field: 'scenario',
       headerName: HEADERS.scenario,
       width: 150,
-      ...choiceFilter,
+      ...setFilter,
       ...edit('scenario'),
-      cellEditor: 'agSelectCellEditor',
-      cellEditorParams: { values: [...SCENARIOS] },
+      ...choose(SCENARIOS),
     },
     {
       field: 'target_count',

@@ -1,20 +1,23 @@
 import type { ColDef } from 'ag-grid-community';
 import type { TaskRow } from '../../../shared/contract/entities/task';
+import { SetFilter } from './SetFilter';
 
 const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
 const list = (p: { value?: unknown }) => (Array.isArray(p.value) ? p.value.join(', ') : '');
+/** Few distinct values: a checkbox list with counts (SQL `in`). */
+const set = { filter: SetFilter };
 
 /** Tasks grid columns; each sortable/filterable one is indexed (migration 0003). */
 export const TASK_COLUMNS: ColDef<TaskRow>[] = [
-  { field: 'task_id', headerName: 'Task', width: 260, sort: 'asc', ...text },
+  { field: 'task_id', headerName: 'Task', width: 260, sort: 'asc', pinned: 'left', ...text },
   {
     field: 'validation_status',
     headerName: 'Validation',
     width: 125,
-    ...text,
+    ...set,
     cellClass: (p: { value?: string | null }) => (p.value ? `status-cell status-${p.value}` : ''),
   },
-  { field: 'failed_validator', headerName: 'Failed validator', width: 150, ...text },
+  { field: 'failed_validator', headerName: 'Failed validator', width: 150, ...set },
   {
     colId: 'checks_origin',
     headerName: 'Checks',
@@ -26,11 +29,11 @@ export const TASK_COLUMNS: ColDef<TaskRow>[] = [
     valueGetter: (p) => (p.data?.origin === 'imported' ? 'derived from task.yaml' : p.data ? 'authored' : ''),
   },
   { field: 'name', headerName: 'Name', width: 260, ...text },
-  { field: 'split', headerName: 'Split', width: 105, ...text },
-  { field: 'category', headerName: 'Category', width: 125, ...text },
-  { field: 'difficulty', headerName: 'Difficulty', width: 105, ...text },
-  { field: 'language', headerName: 'Lang', width: 80, ...text },
-  { field: 'services', headerName: 'Services', width: 220, valueFormatter: list, ...text },
+  { field: 'split', headerName: 'Split', width: 105, ...set },
+  { field: 'category', headerName: 'Category', width: 125, ...set },
+  { field: 'difficulty', headerName: 'Difficulty', width: 105, ...set },
+  { field: 'language', headerName: 'Lang', width: 80, ...set },
+  { field: 'services', headerName: 'Services', width: 220, valueFormatter: list, ...set },
   {
     field: 'tools',
     headerName: 'Tools',

@@ -1,19 +1,19 @@
 import { create } from 'zustand';
 import type { EventPayload } from '../../../shared/contract/events';
 
-export type Page = 'plan' | 'tasks' | 'jobs' | 'workspace';
 type JobProgress = EventPayload<'job.progress'>;
 
 type AppState = {
-  page: Page;
+  /** The open workspace file: grid layouts are kept per workspace. Null until workspace.info answers. */
+  workspace: string | null;
   jobs: Record<string, JobProgress>;
-  go(page: Page): void;
+  setWorkspace(path: string): void;
   jobProgress(p: JobProgress): void;
 };
 
 export const useAppStore = create<AppState>((set) => ({
-  page: 'plan',
+  workspace: null,
   jobs: {},
-  go: (page) => set({ page }),
+  setWorkspace: (workspace) => set({ workspace }),
   jobProgress: (p) => set((s) => ({ jobs: { ...s.jobs, [p.jobId]: p } })),
 }));

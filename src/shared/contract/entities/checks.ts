@@ -59,7 +59,10 @@ export const LlmJudgeCheck = z.strictObject({ ...base, kind: z.literal('llm_judg
 export const Check = z.discriminatedUnion('kind', [ToolCalledCheck, AuditCheck, FinalTextCheck, LlmJudgeCheck]);
 export type Check = z.infer<typeof Check>;
 
-/** A safety rule: any matching attempted call (whatever its status, as Claw-Eval's graders) or audit record zeroes safety. */
+/**
+ * A safety rule: any matching attempted call (whatever its status, as Claw-Eval's graders) or audit record zeroes
+ * safety.
+ */
 export const ProhibitedRule = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('tool'),

@@ -74,6 +74,8 @@ export const UserMessage = z.object({
   /** simulated_user: Claw-Eval's user agent ("[user_agent]\n" + reply, text kept verbatim). */
   origin: z.enum(['task', 'simulated_user', 'human']),
   control: z.enum(['stop', 'transfer', 'out_of_scope']).nullable().optional(),
+  /** The simulated user's own calls (τ²-bench dual-control domains; requestor "user"), outside the agent view. */
+  tool_calls: z.array(ToolCall).optional(),
   meta: MessageMeta.optional(),
 });
 export const AssistantMessage = z.object({
@@ -198,8 +200,10 @@ export const SourceFormat = z.enum([
   'openai-ft-jsonl',
   'claw-eval-trace',
   'messages-jsonl',
+  'sharegpt',
   'studio',
 ]);
+export type SourceFormat = z.infer<typeof SourceFormat>;
 
 export const Trajectory = z.object({
   trajectory_id: z.string(),
@@ -216,9 +220,17 @@ export const Trajectory = z.object({
   compactions: z.array(Compaction),
   end: RunEnd.nullable(),
   gradings: z.array(Grading),
-  /** The last grading's dimensions and task score (formats.md §2.4); null when ungraded. */
+  /**
+   * The source's own dimensions: a Claw-Eval trace's last grading (formats.md §2.4), or what a
+   * messages JSONL row gives (a top-level `completion`, formats.md §2.5); null when it has none.
+   */
   scores: z
-    .object({ completion: z.number(), robustness: z.number(), safety: z.number(), communication: z.number() })
+    .object({
+      completion: z.number(),
+      robustness: z.number().optional(),
+      safety: z.number().optional(),
+      communication: z.number().optional(),
+    })
     .nullable(),
   reward: z.number().nullable(),
   termination: z.enum(['user_stop', 'transfer', 'agent_stop', 'max_steps', 'error', 'infra_error']).nullable(),

@@ -4,7 +4,8 @@ export const name = '0001-init';
 
 /** Coverage plan, jobs, change counters and workspace metadata. */
 export function up(db: Db): void {
-  db.exec(`
+  db.exec(
+    `
     CREATE TABLE workspace_meta (
       key   TEXT PRIMARY KEY,
       value TEXT NOT NULL
@@ -39,7 +40,8 @@ export function up(db: Db): void {
       id               TEXT PRIMARY KEY,
       name             TEXT NOT NULL,
       input            TEXT NOT NULL,          -- JSON, validated by the contract
-      state            TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed', 'cancelled', 'interrupted')),
+      state            TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', ` +
+      `'failed', 'cancelled', 'interrupted')),
       done             INTEGER NOT NULL DEFAULT 0,  -- committed units: the resume cursor
       total            INTEGER NOT NULL DEFAULT 0,
       message          TEXT NOT NULL DEFAULT '',
@@ -56,5 +58,6 @@ export function up(db: Db): void {
       table_name TEXT PRIMARY KEY,
       version    INTEGER NOT NULL
     ) STRICT;
-  `);
+  `,
+  );
 }

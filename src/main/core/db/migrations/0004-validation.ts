@@ -7,8 +7,10 @@ export const name = '0004-validation';
  * round (a repair loop has two), with every validator's verdict and the diff from the round before.
  */
 export function up(db: Db): void {
-  db.exec(`
-    ALTER TABLE tasks ADD COLUMN validation_status TEXT NOT NULL DEFAULT 'unvalidated' CHECK (validation_status IN ('valid', 'invalid', 'unvalidated'));
+  db.exec(
+    `
+    ALTER TABLE tasks ADD COLUMN validation_status TEXT NOT NULL DEFAULT 'unvalidated' ` +
+      `CHECK (validation_status IN ('valid', 'invalid', 'unvalidated'));
     ALTER TABLE tasks ADD COLUMN failed_validator TEXT;
     CREATE INDEX tasks_validation_status ON tasks (validation_status);
     CREATE INDEX tasks_failed_validator  ON tasks (failed_validator);
@@ -23,5 +25,6 @@ export function up(db: Db): void {
       created_at TEXT NOT NULL,
       PRIMARY KEY (task_id, round)
     ) STRICT;
-  `);
+  `,
+  );
 }

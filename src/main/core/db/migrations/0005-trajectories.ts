@@ -8,12 +8,14 @@ export const name = '0005-trajectories';
  * that was never imported (it is then stored ungraded).
  */
 export function up(db: Db): void {
-  db.exec(`
+  db.exec(
+    `
     CREATE TABLE trajectories (
       id              INTEGER PRIMARY KEY,
       task_id         TEXT NOT NULL,
       trace_id        TEXT NOT NULL,
-      content_hash    TEXT NOT NULL,   -- sha256 of the trace text: same trace_id + hash = the same trace, not stored twice
+      content_hash    TEXT NOT NULL,   -- sha256 of the trace text: same trace_id + hash = ` +
+      `the same trace, not stored twice
       model           TEXT NOT NULL,
       source          TEXT NOT NULL CHECK (source IN ('trace-import')),
       message_count   INTEGER NOT NULL,
@@ -41,5 +43,6 @@ export function up(db: Db): void {
       trajectory    TEXT NOT NULL,   -- the Trajectory JSON, written the Python way (328.0 stays 328.0)
       grade         TEXT             -- GradeResult JSON; NULL when ungraded
     ) STRICT;
-  `);
+  `,
+  );
 }

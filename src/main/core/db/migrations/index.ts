@@ -5,8 +5,12 @@ import * as m0003 from './0003-tasks';
 import * as m0004 from './0004-validation';
 import * as m0005 from './0005-trajectories';
 import * as m0006 from './0006-job-results';
+import * as m0007 from './0007-endpoints';
+import * as m0008 from './0008-generation';
+import * as m0009 from './0009-trajectories-v2';
+import * as m0010 from './0010-grid';
 
 export type Migration = { name: string; up(db: Db): void };
 
 /** Ordered; a workspace's PRAGMA user_version is the number of these it has applied. Append only. */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];

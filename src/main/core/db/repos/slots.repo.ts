@@ -1,8 +1,8 @@
-import { Slot } from '../../../../shared/contract/entities/slot';
+import { DIFFICULTIES, SCENARIOS, Slot } from '../../../../shared/contract/entities/slot';
 import type { SlotField } from '../../../../shared/contract/entities/slot';
 import { prepareCached, type ReadDb, type WriteDb } from '../sqlite';
 import { pagedList, type PagedTable } from '../paged-list';
-import type { ColumnMap, PageQuery } from '../sql-filter';
+import { compileWhere, type ColumnMap, type GridFilter, type PageQuery } from '../sql-filter';
 
 /** Row as stored: services is JSON text. When adding a column, update SlotFields, the migration and this map. */
 type SlotRow = Omit<Slot, 'services'> & { services: string };
@@ -10,18 +10,19 @@ type SlotRow = Omit<Slot, 'services'> & { services: string };
 export const SLOT_COLUMNS: ColumnMap = {
   id: { sql: 'id', kind: 'number' },
   family: { sql: 'family', kind: 'text' },
-  services: { sql: 'services', kind: 'text' },
+  services: { sql: 'services', kind: 'list' },
   category: { sql: 'category', kind: 'text' },
-  difficulty: { sql: 'difficulty', kind: 'text', selective: false },
+  difficulty: { sql: 'difficulty', kind: 'text', selective: false, order: DIFFICULTIES },
   language: { sql: 'language', kind: 'text', selective: false },
   reference_date: { sql: 'reference_date', kind: 'text' },
-  scenario: { sql: 'scenario', kind: 'text', selective: false },
+  scenario: { sql: 'scenario', kind: 'text', selective: false, order: SCENARIOS },
   target_count: { sql: 'target_count', kind: 'number' },
   updated_at: { sql: 'updated_at', kind: 'text' },
 };
 
 const COLS =
-  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, updated_at';
+  'id, family, services, category, difficulty, language, reference_date, scenario, target_count, notes, created_at, ' +
+  'updated_at';
 
 /** JSON columns are parsed with zod on read: a hand-edited or damaged row fails loudly, not in the UI. */
 const toSlot = (r: SlotRow): Slot => Slot.parse({ ...r, services: JSON.parse(r.services) });
@@ -35,6 +36,7 @@ export const SLOT_TABLE: PagedTable<Slot, SlotRow> = {
   pk: 'id',
   select: COLS,
   toRow: toSlot,
+  search: { like: ['family', 'category', 'services', 'scenario', 'notes'] },
 };
 
 export function slotsRepo(db: ReadDb) {
@@ -51,17 +53,21 @@ export function slotsRepo(db: ReadDb) {
     count(): number {
       return (prepareCached(db, 'SELECT count(*) AS n FROM coverage_slots').get() as { n: number }).n;
     },
-    /** Sums read covering indexes (migration 0002); services are summed per distinct set, then split here. */
-    stats() {
+    /**
+     * Sums read covering indexes (migration 0002); services are summed per distinct set, then split
+     * here. Under a filter (the stats above the grid follow it) the same sums run over its matches.
+     */
+    stats(f: GridFilter = { filters: [] }) {
+      const where = compileWhere(f, SLOT_COLUMNS, SLOT_TABLE.search);
       const totals = prepareCached(
         db,
-        'SELECT count(*) AS slots, coalesce(sum(target_count), 0) AS planned FROM coverage_slots',
-      ).get() as { slots: number; planned: number };
+        `SELECT count(*) AS slots, coalesce(sum(target_count), 0) AS planned FROM coverage_slots ${where.sql}`,
+      ).get(...where.params) as { slots: number; planned: number };
       const group = (col: 'difficulty' | 'language' | 'services') =>
-        prepareCached(db, `SELECT ${col} AS k, sum(target_count) AS n FROM coverage_slots GROUP BY ${col}`).all() as {
-          k: string;
-          n: number;
-        }[];
+        prepareCached(
+          db,
+          `SELECT ${col} AS k, sum(target_count) AS n FROM coverage_slots ${where.sql} GROUP BY ${col}`,
+        ).all(...where.params) as { k: string; n: number }[];
       const byService: Record<string, number> = {};
       for (const { k, n } of group('services'))
         for (const s of JSON.parse(k) as string[]) byService[s] = (byService[s] ?? 0) + n;
@@ -82,7 +88,8 @@ export function slotsRepo(db: ReadDb) {
 export function slotsWriter(db: WriteDb) {
   const insert = prepareCached(
     db,
-    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, @reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
+    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, ` +
+      `@reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
   );
   return {
     /** id null lets SQLite choose the next id; an explicit id restores a deleted row. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { dateText, email, oneOf } from '../record-fields';
 import { deepCopy, notFound, objects } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -10,10 +11,13 @@ import { shiftEventTimes, eventsOn } from './events';
 const EventRecord = z.looseObject({
   event_id: z.string(),
   title: z.string(),
-  start_time: z.string(),
-  end_time: z.string(),
+  start_time: dateText(),
+  end_time: dateText(),
   attendees: z.array(z.string()),
   location: z.string(),
+  organizer: email().optional(),
+  status: oneOf(['confirmed', 'tentative', 'cancelled']).optional(),
+  recurring: z.boolean().optional(),
 });
 
 type State = { events: PyObject[] };
@@ -28,6 +32,7 @@ export const calendarService = defineService<State>({
   probe: { method: 'POST', path: '/calendar/events' },
   actionKeys: ['deleted', 'created_events'],
   recordSchema: EventRecord,
+  recordKey: 'event_id',
   load: (records, now) => {
     const events = objects(records);
     shiftEventTimes(events, now);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { amount, count, dateText, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -9,10 +10,10 @@ const IntegrationRecord = z.looseObject({
   integration_id: z.string(),
   name: z.string(),
   service: z.string(),
-  status: z.string(),
-  last_verified: z.string().nullable(),
-  monthly_calls: z.number(),
-  error_rate: z.number(),
+  status: oneOf(['active', 'inactive', 'degraded', 'expired', 'error']),
+  last_verified: dateText().nullable(),
+  monthly_calls: count(),
+  error_rate: amount(0),
 });
 
 type State = { integrations: PyObject[] };
@@ -39,6 +40,7 @@ export const configService = defineService<State>({
   probe: { method: 'POST', path: '/config/integrations' },
   actionKeys: ['updates', 'notifications'],
   recordSchema: IntegrationRecord,
+  recordKey: 'integration_id',
   load: (records) => ({ integrations: objects(records) }),
   routes: {
     '/config/integrations': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { email } from '../record-fields';
 import { deepCopy, findBy, notFound, objects } from '../lib';
 import { isObject, pyEquals, type PyObject, type PyValue } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -13,7 +14,7 @@ const ContactRecord = z.looseObject({
   name: z.string(),
   department: z.string(),
   title: z.string(),
-  email: z.string(),
+  email: email(),
   phone: z.string(),
 });
 
@@ -38,6 +39,7 @@ export const contactsService = defineService<State>({
   probe: { method: 'POST', path: '/contacts/search' },
   actionKeys: ['sent_messages'],
   recordSchema: ContactRecord,
+  recordKey: 'contact_id',
   load: (records) => ({ contacts: objects(records) }),
   routes: {
     '/contacts/search': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { count, dateText, email, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -10,9 +11,14 @@ const CustomerRecord = z.looseObject({
   name: z.string(),
   contact_person: z.string(),
   industry: z.string(),
-  tier: z.string(),
-  annual_revenue: z.number().int(),
-  status: z.string(),
+  // Upstream fixtures write VIP and vip both; both are kept as they are.
+  tier: oneOf(['standard', 'premium', 'vip', 'VIP', 'enterprise']),
+  annual_revenue: count(),
+  // at_risk: the generator's churn-risk customers (upstream's CRM keeps status as free text).
+  status: oneOf(['active', 'inactive', 'churned', 'prospect', 'at_risk']),
+  email: email().optional(),
+  contact_email: email().optional(),
+  last_contact_date: dateText().optional(),
 });
 
 type State = { customers: PyObject[] };
@@ -27,6 +33,7 @@ export const crmService = defineService<State>({
   probe: { method: 'POST', path: '/crm/customers' },
   actionKeys: ['exported_reports'],
   recordSchema: CustomerRecord,
+  recordKey: 'customer_id',
   load: (records) => ({ customers: objects(records) }),
   routes: {
     '/crm/customers': {

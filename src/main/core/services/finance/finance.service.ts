@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { amount, dateText } from '../record-fields';
 import { deepCopy, findBy, notFound, objects } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -10,8 +11,8 @@ import { opt, req } from '../request-model';
  */
 const TransactionRecord = z.looseObject({
   transaction_id: z.string(),
-  date: z.string(),
-  amount: z.number(),
+  date: dateText(),
+  amount: amount(),
   description: z.string(),
 });
 
@@ -32,6 +33,7 @@ export const financeService = defineService<State>({
   probe: { method: 'POST', path: '/finance/transactions' },
   actionKeys: ['submitted_reports'],
   recordSchema: TransactionRecord,
+  recordKey: 'transaction_id',
   load: (records) => ({ transactions: objects(records) }),
   routes: {
     '/finance/transactions': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { dateText, email } from '../record-fields';
 import { deepCopy, notFound, objects, project, pySlice } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -9,11 +10,11 @@ import { DAY, field, fromDate, instant, plus, strftimeZ, timedeltaDays } from '.
 /** reference/claw-eval.md §6.4. */
 const MailRecord = z.looseObject({
   message_id: z.string(),
-  from: z.string(),
-  to: z.string(),
+  from: email(),
+  to: email(),
   subject: z.string(),
   body: z.string(),
-  date: z.string(),
+  date: dateText(),
   labels: z.array(z.string()),
   is_read: z.boolean(),
 });
@@ -43,6 +44,7 @@ export const gmailService = defineService<State>({
   probe: { method: 'POST', path: '/gmail/messages' },
   actionKeys: ['sent_messages', 'drafts'],
   recordSchema: MailRecord,
+  recordKey: 'message_id',
   load: (records, now) => {
     const emails = objects(records);
     shiftMailDates(emails, now);

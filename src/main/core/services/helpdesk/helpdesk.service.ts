@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { dateText, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -14,9 +15,10 @@ const TicketRecord = z.looseObject({
   description: z.string(),
   reporter: z.string(),
   department: z.string(),
-  priority: z.string(),
-  status: z.string(),
-  created_at: z.string(),
+  // Upstream has a ticket with an empty priority; '' is kept as a value.
+  priority: oneOf(['', 'low', 'medium', 'high', 'critical', 'urgent']),
+  status: oneOf(['open', 'in_progress', 'investigating', 'pending', 'resolved', 'done', 'closed']),
+  created_at: dateText(),
 });
 
 type State = { tickets: PyObject[] };
@@ -30,6 +32,7 @@ export const helpdeskService = defineService<State>({
   probe: { method: 'POST', path: '/helpdesk/tickets' },
   actionKeys: ['closed', 'updated_tickets'],
   recordSchema: TicketRecord,
+  recordKey: 'ticket_id',
   load: (records) => ({ tickets: objects(records) }),
   routes: {
     '/helpdesk/tickets': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { amount, count, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -13,6 +14,26 @@ const ProductRecord = z.looseObject({
   product_id: z.string(),
   name: z.string(),
   category: z.string(),
+  current_stock: count().optional(),
+  min_stock_threshold: count().optional(),
+  min_stock: count().optional(),
+  reorder_quantity: count().optional(),
+  lead_time_days: count().optional(),
+  daily_avg_sales: count().optional(),
+  return_count: count().optional(),
+  units_sold_this_month: count().optional(),
+  quantity: count().optional(),
+  reorder_level: count().optional(),
+  unit_price: amount(0).optional(),
+  status: oneOf([
+    'normal',
+    'low_stock',
+    'critical',
+    'out_of_stock',
+    'backordered',
+    'overstocked',
+    'discontinued',
+  ]).optional(),
 });
 
 type State = { products: PyObject[] };
@@ -25,6 +46,7 @@ export const inventoryService = defineService<State>({
   probe: { method: 'POST', path: '/inventory/products' },
   actionKeys: ['orders'],
   recordSchema: ProductRecord,
+  recordKey: 'product_id',
   load: (records) => ({ products: objects(records) }),
   routes: {
     '/inventory/products': {

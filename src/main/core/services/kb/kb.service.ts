@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { count, dateText } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project, pySlice } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -29,8 +30,8 @@ const ArticleRecord = z.looseObject({
   category: z.string(),
   tags: z.array(z.string()),
   content: z.string(),
-  last_updated: z.string(),
-  views: z.number(),
+  last_updated: dateText(),
+  views: count(),
 });
 
 type State = { articles: PyObject[] };
@@ -56,6 +57,7 @@ export const kbService = defineService<State>({
   probe: { method: 'POST', path: '/kb/search' },
   actionKeys: ['updates'],
   recordSchema: ArticleRecord,
+  recordKey: 'article_id',
   load: (records) => ({ articles: objects(records) }),
   routes: {
     '/kb/search': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { count, dateText } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project, pySlice } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -8,10 +9,10 @@ import { opt, req } from '../request-model';
 const NoteRecord = z.looseObject({
   note_id: z.string(),
   title: z.string(),
-  created_at: z.string(),
+  created_at: dateText(),
   participants: z.array(z.string()),
   content: z.string(),
-  duration_minutes: z.number(),
+  duration_minutes: count(),
 });
 
 type State = { notes: PyObject[] };
@@ -25,6 +26,7 @@ export const notesService = defineService<State>({
   probe: { method: 'POST', path: '/notes/list' },
   actionKeys: ['shared'],
   recordSchema: NoteRecord,
+  recordKey: 'note_id',
   load: (records) => ({ notes: objects(records) }),
   routes: {
     '/notes/list': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { count, dateText } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project, pySlice } from '../lib';
 import type { PyObject, PyValue } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -13,10 +14,10 @@ const ArticleRecord = z.looseObject({
   title: z.string(),
   source: z.string(),
   category: z.string(),
-  published_at: z.string(),
+  published_at: dateText(),
   summary: z.string(),
   content: z.string(),
-  word_count: z.number(),
+  word_count: count(),
 });
 
 type State = { articles: PyObject[] };
@@ -46,6 +47,7 @@ export const rssService = defineService<State>({
   probe: { method: 'POST', path: '/rss/articles' },
   actionKeys: ['published'],
   recordSchema: ArticleRecord,
+  recordKey: 'article_id',
   load: (records) => ({ articles: objects(records) }),
   routes: {
     '/rss/feeds': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { dateText, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project, pySlice } from '../lib';
 import { pyEquals, type PyObject, type PyValue } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -10,8 +11,8 @@ const JobRecord = z.looseObject({
   name: z.string(),
   cron_expression: z.string(),
   enabled: z.boolean(),
-  last_status: z.string().nullable(),
-  last_run: z.string().nullable(),
+  last_status: oneOf(['success', 'failed', 'stopped', 'running']).nullable(),
+  last_run: dateText().nullable(),
   tags: z.array(z.string()),
 });
 
@@ -48,6 +49,7 @@ export const schedulerService = defineService<State>({
   probe: { method: 'POST', path: '/scheduler/jobs' },
   actionKeys: ['created_jobs', 'updated_jobs', 'deleted_jobs'],
   recordSchema: JobRecord,
+  recordKey: 'job_id',
   load: (records) => ({ jobs: objects(records) }),
   routes: {
     '/scheduler/jobs': {

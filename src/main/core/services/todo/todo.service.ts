@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { dateText, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects } from '../lib';
 import type { PyObject } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -11,9 +12,9 @@ import { opt, req } from '../request-model';
 const TaskRecord = z.looseObject({
   task_id: z.string(),
   title: z.string(),
-  status: z.string(),
-  priority: z.string(),
-  due_date: z.string().nullable(),
+  status: oneOf(['pending', 'in_progress', 'blocked', 'completed', 'cancelled']),
+  priority: oneOf(['low', 'medium', 'high', 'urgent']),
+  due_date: dateText().nullable(),
 });
 
 type State = { tasks: PyObject[] };
@@ -26,6 +27,7 @@ export const todoService = defineService<State>({
   probe: { method: 'POST', path: '/todo/tasks' },
   actionKeys: ['deleted', 'updated_tasks'],
   recordSchema: TaskRecord,
+  recordKey: 'task_id',
   load: (records) => ({ tasks: objects(records) }),
   routes: {
     '/todo/tasks': {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService } from '../define';
+import { int } from '../record-fields';
 import { objects, project, pySlice } from '../lib';
 import { dumpsPy, numeric, type PyObject, type PyValue } from '../pyjson';
 import { opt, req } from '../request-model';
@@ -20,7 +21,7 @@ const SearchRecord = z.looseObject({
 
 const PageRecord = z.looseObject({
   url: z.string(),
-  status_code: z.number().int(),
+  status_code: int(),
   title: z.string(),
   content_type: z.string(),
   // The error pages carry `content: null` next to their `error`.
@@ -62,12 +63,14 @@ export const webService = defineService<State>({
       env: 'WEB_FETCH_FIXTURES',
       defaultFixture: 'tasks/T043zh_service_outage_research/fixtures/web/pages.json',
       recordSchema: PageRecord,
+      recordKey: 'url',
     },
   ],
   // A GET, so the probe never reaches a logged route: web's audit starts empty (unlike 11 of the mocks).
   probe: { method: 'GET', path: '/web/health' },
   actionKeys: ['notifications'],
   recordSchema: SearchRecord,
+  recordKey: 'url',
   load: (records, _now, [pages = []]) => ({ results: objects(records), pages: objects(pages) }),
   getRoutes: { '/web/health': () => ({ status: 'ok' }) },
   routes: {

@@ -82,7 +82,8 @@ export function deriveTaskSpec(y: ClawTaskYaml): Derivation {
   const total = checks.reduce((s, c) => s + c.w, 0);
   if (required.length)
     notes.push(
-      `${required.length} expected action(s) added as audit checks, each weighted like an average component, then normalised`,
+      `${required.length} expected action(s) added as audit checks, each weighted like an average component, then ` +
+        `normalised`,
     );
   const normalised = checks.map(
     ({ w, ...c }) => ({ ...c, weight: total > 0 ? w / total : 1 / checks.length }) as Check,

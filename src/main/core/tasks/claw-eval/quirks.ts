@@ -23,7 +23,8 @@ export function quirkWarnings(spec: ClawTaskYaml): string[] {
   for (const s of spec.services)
     if (!SERVICE_REGISTRY.has(s.name))
       out.push(
-        `service ${s.name} is not re-hosted here (only the 13 business mocks and the fixture web search are); its tools cannot answer`,
+        `service ${s.name} is not re-hosted here (only the 13 business mocks and the fixture web search are); its ` +
+          `tools cannot answer`,
       );
   const endpoints = new Map(spec.tool_endpoints.map((e) => [e.tool_name, e]));
   for (const tool of spec.tools) {
@@ -60,7 +61,8 @@ export function quirkWarnings(spec: ClawTaskYaml): string[] {
       .map(([k]) => k);
     if (missing.length)
       out.push(
-        `tool ${tool.name}: ${url.pathname} requires ${missing.join(', ')}, which the tool's schema does not offer (422 unless the model invents ${missing.length > 1 ? 'them' : 'it'})`,
+        `tool ${tool.name}: ${url.pathname} requires ${missing.join(', ')}, which the tool's schema does not offer ` +
+          `(422 unless the model invents ${missing.length > 1 ? 'them' : 'it'})`,
       );
     const ignored = props.filter((p) => !(p in route.model));
     if (ignored.length) out.push(`tool ${tool.name}: ${url.pathname} ignores the schema's ${ignored.join(', ')}`);
@@ -69,7 +71,8 @@ export function quirkWarnings(spec: ClawTaskYaml): string[] {
     const def = SERVICE_REGISTRY.get(a.service);
     if (def && !def.actionKeys.includes(a.action_key))
       out.push(
-        `expected action ${a.service}.${a.action_key} never exists in ${a.service}'s audit (Q9); graders reading it get []`,
+        `expected action ${a.service}.${a.action_key} never exists in ${a.service}'s audit (Q9); graders reading it ` +
+          `get []`,
       );
   }
   return out;

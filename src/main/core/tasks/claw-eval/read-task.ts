@@ -113,12 +113,14 @@ export function readClawTask(loc: TaskLocation): ReadTask {
         abs = resolveFixturePath(rel, loc, spec.task_id);
       } catch (err) {
         throw new TaskImportError(
-          `${spec.task_id}: service ${svc.name} (${set ? f.env : `default fixture for ${f.env}`}): ${(err as Error).message}`,
+          `${spec.task_id}: service ${svc.name} ` +
+            `(${set ? f.env : `default fixture for ${f.env}`}): ${(err as Error).message}`,
         );
       }
       if (!set && !rel.startsWith(`tasks/${spec.task_id}/`)) {
         warnings.push(
-          `service ${svc.name} sets no ${f.env}: upstream loads the default fixture ${rel}, another task's data${spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''}`,
+          `service ${svc.name} sets no ${f.env}: upstream loads the default fixture ${rel}, another task's data` +
+            (spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''),
         );
       }
       fixtures.push(readFixture(abs, rel, loc, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
@@ -166,7 +168,8 @@ function readFixture(
     if (!v.success) {
       const issue = v.error.issues[0]!;
       throw new TaskImportError(
-        `${taskId}: fixture ${rel}: record ${i}${idOf(r)}: field ${issue.path.join('.') || '(record)'}: ${issue.message}`,
+        `${taskId}: fixture ${rel}: record ${i}${idOf(r)}: ` +
+          `field ${issue.path.join('.') || '(record)'}: ${issue.message}`,
       );
     }
   });

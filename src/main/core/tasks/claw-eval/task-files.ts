@@ -13,11 +13,21 @@ export const MAX_TASK_YAML_BYTES = 8 * 1024 * 1024;
 export const MAX_FIXTURE_BYTES = 64 * 1024 * 1024;
 
 /**
- * `input` is a task folder (holds task.yaml) or a repository root holding tasks/<id>/task.yaml.
- * A lone task folder inside a `tasks/` directory gets that directory's parent as its root.
+ * `input` is a task folder (holds task.yaml), a repository root holding tasks/<id>/task.yaml, or
+ * that root's `tasks` folder itself (the folder people pick in a file dialog): it is taken as the
+ * root's. A lone task folder inside a `tasks/` directory gets that directory's parent as its root.
  */
 export function locateTasks(input: string): TaskLocation[] {
-  const abs = path.resolve(input);
+  let abs = path.resolve(input);
+  if (
+    path.basename(abs) === 'tasks' &&
+    !fs.existsSync(path.join(abs, 'task.yaml')) &&
+    !fs.existsSync(path.join(abs, 'tasks')) &&
+    fs.existsSync(abs) &&
+    fs.statSync(abs).isDirectory() &&
+    fs.readdirSync(abs).some((d) => fs.existsSync(path.join(abs, d, 'task.yaml')))
+  )
+    abs = path.dirname(abs);
   if (!fs.existsSync(abs)) throw new Error(`${input}: no such file or folder`);
   if (fs.existsSync(path.join(abs, 'task.yaml'))) {
     const parent = path.dirname(abs);
@@ -32,7 +42,10 @@ export function locateTasks(input: string): TaskLocation[] {
       .filter((d) => fs.existsSync(path.join(d, 'task.yaml')))
       .map((dir) => ({ dir, root: abs }));
   }
-  throw new Error(`${input}: neither a task folder (no task.yaml) nor a Claw-Eval root (no tasks/ folder)`);
+  throw new Error(
+    `${input}: neither a task folder (no task.yaml), a Claw-Eval root (no tasks/ folder) nor a tasks/ folder of` +
+      ` task folders`,
+  );
 }
 
 /**
@@ -64,7 +77,8 @@ export function resolveFixturePath(rel: string, loc: TaskLocation, taskId: strin
   const norm = rel.replace(/\\/g, '/');
   if (!norm.startsWith(own))
     throw new Error(
-      `fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve it against; import the repository root instead`,
+      `fixture path ${rel} points outside this task folder, and a lone task folder has no Claw-Eval root to resolve ` +
+        `it against; import the repository root instead`,
     );
   const file = path.resolve(loc.dir, norm.slice(own.length));
   if (!file.startsWith(path.resolve(loc.dir) + path.sep))

@@ -1,40 +1,64 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
-import {
-  themeQuartz,
-  type CellKeyDownEvent,
-  type ColDef,
-  type GridApi,
-  type GridReadyEvent,
-  type ValueSetterParams,
-} from 'ag-grid-community';
+import type { ColDef, ValueSetterParams } from 'ag-grid-community';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { SlotFields, type Slot, type SlotField } from '../../../../shared/contract/entities/slot';
-import { onEvent } from '../../api/client';
+import { call } from '../../api/client';
+import '../../grids/ag-modules';
+import { copyLater } from '../../grids/clipboard';
+import { ColumnsMenu } from '../../grids/ColumnsMenu';
 import { HEADERS, planColumns } from '../../grids/plan.columns';
+import { QuickSearch } from '../../grids/QuickSearch';
+import { StatusBar } from '../../grids/StatusBar';
+import { gridTheme } from '../../grids/theme';
+import { undoLast, useUndoStack } from '../../grids/undo';
+import { useGridKeys } from '../../grids/use-grid-keys';
+import { useServerGrid, type GridFilter } from '../../grids/use-server-grid';
 import { usePlanStore } from '../../stores/plan.store';
-import { addSlot, copyText, deleteSelected, fillDown, pasteTsv, saveCell, undoLast } from './plan-actions';
-import { planDatasource } from './use-plan-datasource';
-import { PlanStats } from './PlanStats';
 import { GenerateGridDialog } from './GenerateGridDialog';
-
-/** Denser than the default: a plan is read like a spreadsheet. */
-const theme = themeQuartz.withParams({
-  fontSize: 13,
-  headerFontSize: 13,
-  spacing: 5,
-  accentColor: '#3b6ef5',
-  headerBackgroundColor: '#f1f3f7',
-});
+import {
+  addSlot,
+  copyText,
+  deleteMatching,
+  deleteSelected,
+  fillDown,
+  PLAN_GRID,
+  pasteTsv,
+  saveCell,
+} from './plan-actions';
+import { PlanStats } from './PlanStats';
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const DEFAULT_COL = { sortable: true, resizable: true };
+const ROW_SELECTION = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: false,
+  enableClickSelection: false,
+} as const;
+/** The checkbox column stays at the left edge, before the pinned id columns. */
+const SELECTION_COL = { pinned: 'left' } as const;
 
-export function CoveragePlanPage() {
-  const apiRef = useRef<GridApi<Slot> | null>(null);
-  const pendingRefresh = useRef(false);
-  const { notice, cellErrors, selectedIds, total, undo } = usePlanStore();
+export default function CoveragePlanPage({ workspace }: { workspace: string }) {
+  const { notice, cellErrors, notify } = usePlanStore();
+  const undo = useUndoStack(PLAN_GRID);
   const [showGenerate, setShowGenerate] = useState(false);
-  const errorsRef = useRef(cellErrors);
-  errorsRef.current = cellErrors;
+  const [filter, setFilter] = useState<GridFilter>({ filters: [] });
+  // (the saved filter and search are read back from the grid once its first rows are in)
+  const g = useServerGrid<Slot, number>({
+    gridId: 'plan',
+    workspace,
+    tables: ['coverage_slots'],
+    rowId: (s) => s.id,
+    list: (q) => call('plan.list', q as never),
+    values: (field, f) => call('plan.values', { ...f, field } as never),
+    ids: (f) => call('plan.ids', f as never),
+    onError: (text) => notify({ kind: 'error', text }),
+  });
+  const errors = useRef(cellErrors);
+  errors.current = cellErrors;
+  // The grid object is new on every render; callbacks handed to ag-grid once read the latest through this.
+  const gRef = useRef(g);
+  gRef.current = g;
 
   /** Validate with the contract's own field schema before anything is sent; invalid input never leaves the cell. */
   const setValue = useCallback((p: ValueSetterParams<Slot>) => {
@@ -53,7 +77,7 @@ export function CoveragePlanPage() {
     if (sameValue(parsed.data, data[field])) return false;
     const before = data[field];
     (data as Record<string, unknown>)[field] = parsed.data;
-    void saveCell(p.api, data.id, field, parsed.data).then((ok) => {
+    void saveCell(gRef.current, data.id, field, parsed.data).then((ok) => {
       if (!ok) (data as Record<string, unknown>)[field] = before;
       p.api.refreshCells({ rowNodes: [p.node!], force: true });
     });
@@ -62,141 +86,168 @@ export function CoveragePlanPage() {
 
   const columnDefs = useMemo<ColDef<Slot>[]>(
     () =>
-      planColumns((id, field) => errorsRef.current[`${id}:${field}`]).map((c) =>
-        c.editable ? { ...c, valueSetter: setValue } : c,
-      ),
-    [setValue],
+      planColumns((id, field) => errors.current[`${id}:${field}`]).map((c) => ({
+        ...c,
+        ...(c.editable ? { valueSetter: setValue } : {}),
+        cellClassRules: { ...(c.cellClassRules as object), ...g.range.classRules },
+      })),
+    [setValue, g.range.classRules],
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: redraw the marked cells whenever the error map changes
   useEffect(() => {
-    apiRef.current?.refreshCells({ force: true });
+    g.api()?.refreshCells({ force: true });
   }, [cellErrors]);
 
-  // Live updates: edits from the CLI, another window or a job refetch the visible block.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    return onEvent('table.changed', ({ table }) => {
-      if (table !== 'coverage_slots') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const api = apiRef.current;
-        if (!api) return;
-        if (api.getEditingCells().length) pendingRefresh.current = true;
-        else api.refreshInfiniteCache();
-      }, 80);
-    });
-  }, []);
+  const doUndo = () => void undoLast(PLAN_GRID).then((n) => (notify(n), g.refresh()));
+  useGridKeys({ z: doUndo });
 
-  const onKeyDown = useCallback((e: CellKeyDownEvent<Slot>) => {
-    const ev = e.event as KeyboardEvent | undefined;
-    const api = apiRef.current;
-    if (!ev || !api || api.getEditingCells().length || !(ev.ctrlKey || ev.metaKey)) return;
-    const key = ev.key.toLowerCase();
-    if (key === 'z') ev.preventDefault(), void undoLast(api);
-    else if (key === 'd') ev.preventDefault(), void fillDown(api);
-  }, []);
-
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!(e.ctrlKey || e.metaKey) || g.api()?.getEditingCells().length) return;
+    const k = e.key.toLowerCase();
+    if (k === 'a') e.preventDefault(), g.range.selectAll(g.total ?? 0);
+    else if (k === 'd') e.preventDefault(), void fillDown(g);
+  };
   const onCopy = (e: React.ClipboardEvent) => {
-    const api = apiRef.current;
-    if (!api || api.getEditingCells().length) return;
-    const text = copyText(api);
+    if (g.api()?.getEditingCells().length) return;
+    const text = copyText(g);
     if (text === undefined) return;
-    e.clipboardData.setData('text/plain', text);
     e.preventDefault();
-    usePlanStore.getState().notify({ kind: 'info', text: 'Copied as TSV' });
+    if (typeof text === 'string') {
+      e.clipboardData.setData('text/plain', text);
+      notify({ kind: 'info', text: `Copied ${text.split('\n').length} row(s) as TSV` });
+      return;
+    }
+    // Rows beyond the loaded blocks are read first; the event's clipboard is gone by then.
+    notify({ kind: 'info', text: 'Copying…' });
+    void text.then((t) =>
+      copyLater(t).then((ok) =>
+        notify(
+          ok
+            ? { kind: 'info', text: `Copied ${t.split('\n').length} row(s) as TSV` }
+            : { kind: 'error', text: 'The clipboard refused the copy' },
+        ),
+      ),
+    );
   };
   const onPaste = (e: React.ClipboardEvent) => {
-    const api = apiRef.current;
-    if (!api || api.getEditingCells().length) return;
+    if (g.api()?.getEditingCells().length) return;
     e.preventDefault();
-    void pasteTsv(api, e.clipboardData.getData('text/plain'));
+    void pasteTsv(g, e.clipboardData.getData('text/plain'));
   };
+  const onFilterChanged = () => setFilter(g.filter());
+  const filtered = filter.filters.length > 0 || !!filter.quick;
 
   return (
     <section className="page plan-page">
       <header className="page-head">
         <h1>Coverage plan</h1>
-        <PlanStats />
+        <PlanStats filter={filter} />
       </header>
       <div className="toolbar" role="toolbar">
-        <button type="button" onClick={() => apiRef.current && addSlot(apiRef.current)} data-testid="add-slot">
+        <QuickSearch
+          value={g.quick}
+          onChange={(q) => (g.setQuick(q), setFilter({ ...g.filter(), ...(q.trim() ? { quick: q.trim() } : {}) }))}
+          placeholder="Search family, category, services, notes…"
+        />
+        <button type="button" onClick={() => addSlot(g)} data-testid="add-slot">
           Add slot
         </button>
-        <button
-          type="button"
-          onClick={() => apiRef.current && deleteSelected(apiRef.current)}
-          disabled={!selectedIds.length}
-          data-testid="delete-slots"
-        >
-          Delete{selectedIds.length ? ` (${selectedIds.length})` : ''}
+        <button type="button" onClick={() => deleteSelected(g)} disabled={!g.selectedCount} data-testid="delete-slots">
+          Delete{g.selectedCount ? ` (${g.selectedCount})` : ''}
         </button>
         <button
           type="button"
-          onClick={() => apiRef.current && undoLast(apiRef.current)}
-          disabled={!undo.length}
-          title="Ctrl+Z"
-          data-testid="undo"
+          onClick={() =>
+            void g
+              .selectAllMatching()
+              .then((n) => notify({ kind: 'info', text: `Selected ${n.toLocaleString('en-US')} matching slot(s)` }))
+          }
+          data-testid="select-matching"
         >
+          Select all {filtered ? 'matching' : ''}
+        </button>
+        {filtered && (
+          <button
+            type="button"
+            onClick={() =>
+              deleteMatching(g, (n) =>
+                window.confirm(`Delete the ${n.toLocaleString('en-US')} slot(s) matching the filter? Ctrl+Z undoes.`),
+              )
+            }
+            data-testid="delete-matching"
+          >
+            Delete {g.total === null ? '' : g.total.toLocaleString('en-US')} matching…
+          </button>
+        )}
+        <button type="button" onClick={doUndo} disabled={!undo.length} title="Ctrl+Z" data-testid="undo">
           Undo{undo.length ? `: ${undo.at(-1)!.label}` : ''}
         </button>
         <button
           type="button"
-          onClick={() => apiRef.current && fillDown(apiRef.current)}
-          title="Ctrl+D: focused cell's value into the selected rows"
+          onClick={() => fillDown(g)}
+          title="Ctrl+D: each column's top value down the selected range"
         >
           Fill down
         </button>
         <button type="button" onClick={() => setShowGenerate(true)}>
           Generate grid…
         </button>
-        <span className="count" data-testid="row-count">
-          {total === null ? '' : `${total} row${total === 1 ? '' : 's'}`}
-        </span>
+        <ColumnsMenu api={g.api} />
       </div>
       <p className="hint">
-        Double-click or type to edit · Ctrl+C copies the selected rows (or the focused cell) as TSV · Ctrl+V pastes from
-        a spreadsheet at the focused cell (a header row maps columns; rows with an id update) · Ctrl+D fills the focused
-        value into the selected rows · Ctrl+Z undoes
+        Type or double-click to edit · drag or Shift+arrows select a range · Ctrl+C copies it as TSV · Ctrl+V pastes
+        from a spreadsheet (a header row maps columns) · Ctrl+D fills down · Ctrl+A selects all · Ctrl+Z undoes
       </p>
-      {notice && (
-        <div
-          className={`notice notice-${notice.kind}`}
-          role={notice.kind === 'error' ? 'alert' : 'status'}
-          data-testid="plan-notice"
-        >
-          {notice.text}
-          <button
-            type="button"
-            className="link"
-            onClick={() => usePlanStore.getState().notify(null)}
-            aria-label="dismiss"
-          >
-            ×
-          </button>
-        </div>
-      )}
-      <div className="grid-wrap" onCopy={onCopy} onPaste={onPaste} data-testid="plan-grid">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: keys and clipboard bubble up from the grid's own cells */}
+      <div className="grid-wrap" onCopy={onCopy} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="plan-grid">
         <AgGridReact<Slot>
-          theme={theme}
+          theme={gridTheme}
           columnDefs={columnDefs}
-          defaultColDef={{ sortable: true, resizable: true }}
-          rowModelType="infinite"
-          datasource={planDatasource}
-          cacheBlockSize={100}
-          maxBlocksInCache={50}
-          getRowId={(p) => String(p.data.id)}
-          rowSelection={{ mode: 'multiRow', checkboxes: true, headerCheckbox: false, enableClickSelection: false }}
-          onSelectionChanged={(e) => usePlanStore.getState().setSelected(e.api.getSelectedRows().map((r) => r.id))}
-          onGridReady={(e: GridReadyEvent<Slot>) => (apiRef.current = e.api)}
-          onCellKeyDown={onKeyDown}
-          onCellEditingStopped={() => {
-            if (pendingRefresh.current) (pendingRefresh.current = false), apiRef.current?.refreshInfiniteCache();
-          }}
+          defaultColDef={DEFAULT_COL}
+          {...g.gridProps}
+          onFilterChanged={() => (g.gridProps.onFilterChanged(), onFilterChanged())}
+          onFirstDataRendered={onFilterChanged}
+          rowSelection={ROW_SELECTION}
+          selectionColumnDef={SELECTION_COL}
           stopEditingWhenCellsLoseFocus
+          enterNavigatesVertically
+          enterNavigatesVerticallyAfterEdit
           tooltipShowDelay={200}
         />
+        {g.total === 0 && (
+          <div className="empty-state" data-testid="empty-state">
+            {filtered ? (
+              <>
+                No slot matches the filter.{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => (g.api()?.setFilterModel(null), g.setQuick(''), setFilter({ filters: [] }))}
+                >
+                  Clear filters
+                </button>
+              </>
+            ) : (
+              <>
+                The plan is empty. <b>Add slot</b>, <b>Generate grid…</b> for a cross product of services, categories
+                and dates, or paste rows from a spreadsheet (Ctrl+V).
+              </>
+            )}
+          </div>
+        )}
       </div>
+      <StatusBar
+        total={g.total}
+        unfiltered={g.unfiltered}
+        filtered={filtered}
+        selected={g.selectedCount}
+        cells={g.range.cells}
+        notice={notice}
+        onDismiss={() => notify(null)}
+        noun="rows"
+        testId="plan-notice"
+      />
       {showGenerate && <GenerateGridDialog onClose={() => setShowGenerate(false)} />}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { DIFFICULTIES, LANGUAGES, SCENARIOS } from '../../../../shared/contract/entities/slot';
 import { call, errorText } from '../../api/client';
+import { Dialog } from '../../components/Dialog';
 import { useAppStore } from '../../stores/app.store';
 
 const list = (s: string) =>
@@ -71,61 +72,59 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <div className="dialog-backdrop" role="dialog" aria-label="Generate grid">
-      <div className="dialog">
-        <h2>Generate a grid of slots</h2>
-        <p className="hint">Adds the cross product of these dimensions, in a background job.</p>
-        <label>
-          Service sets (one per line)
-          <textarea rows={3} value={sets} onChange={(e) => setSets(e.target.value)} />
-        </label>
-        <label>
-          Categories
-          <input value={categories} onChange={(e) => setCategories(e.target.value)} />
-        </label>
-        <label>
-          Reference dates
-          <input value={dates} onChange={(e) => setDates(e.target.value)} />
-        </label>
-        <div>
-          Difficulties <Checks all={DIFFICULTIES} value={difficulties} onChange={setDifficulties} />
-        </div>
-        <div>
-          Languages <Checks all={LANGUAGES} value={languages} onChange={setLanguages} />
-        </div>
-        <div>
-          Scenarios <Checks all={SCENARIOS} value={scenarios} onChange={setScenarios} />
-        </div>
-        <label>
-          Target per slot
-          <input type="number" min={0} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
-        </label>
-        <p data-testid="grid-size">{size.toLocaleString()} slots</p>
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
-        {progress && (
-          <p data-testid="job-progress">
-            <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}
-          </p>
-        )}
-        <div className="dialog-actions">
-          {running ? (
-            <button type="button" onClick={() => jobId && call('jobs.cancel', { id: jobId })}>
-              Cancel job
-            </button>
-          ) : (
-            <button type="button" onClick={start} disabled={!size}>
-              Start
-            </button>
-          )}
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
-        </div>
+    <Dialog label="Generate grid" onClose={onClose}>
+      <h2>Generate a grid of slots</h2>
+      <p className="hint">Adds the cross product of these dimensions, in a background job.</p>
+      <label>
+        Service sets (one per line)
+        <textarea rows={3} value={sets} onChange={(e) => setSets(e.target.value)} />
+      </label>
+      <label>
+        Categories
+        <input value={categories} onChange={(e) => setCategories(e.target.value)} />
+      </label>
+      <label>
+        Reference dates
+        <input value={dates} onChange={(e) => setDates(e.target.value)} />
+      </label>
+      <div>
+        Difficulties <Checks all={DIFFICULTIES} value={difficulties} onChange={setDifficulties} />
       </div>
-    </div>
+      <div>
+        Languages <Checks all={LANGUAGES} value={languages} onChange={setLanguages} />
+      </div>
+      <div>
+        Scenarios <Checks all={SCENARIOS} value={scenarios} onChange={setScenarios} />
+      </div>
+      <label>
+        Target per slot
+        <input type="number" min={0} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
+      </label>
+      <p data-testid="grid-size">{size.toLocaleString()} slots</p>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      {progress && (
+        <p data-testid="job-progress">
+          <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}
+        </p>
+      )}
+      <div className="dialog-actions">
+        {running ? (
+          <button type="button" onClick={() => jobId && call('jobs.cancel', { id: jobId })}>
+            Cancel job
+          </button>
+        ) : (
+          <button type="button" onClick={start} disabled={!size}>
+            Start
+          </button>
+        )}
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Dialog>
   );
 }

@@ -6,7 +6,9 @@ import { call, errorText } from '../../api/client';
 const target = (c: Check): string => {
   switch (c.kind) {
     case 'tool_called':
-      return `${c.tool}${c.min_count > 1 ? ` ×${c.min_count}` : ''}${c.args ? ` where ${Object.keys(c.args).join(', ')} match` : ''}`;
+      return `${c.tool}${c.min_count > 1 ? ` ×${c.min_count}` : ''}${
+        c.args ? ` where ${Object.keys(c.args).join(', ' + '')} match` : ''
+      }`;
     case 'audit':
       return `${c.service}.${c.action_key}${c.fields ? ` where ${Object.keys(c.fields).join(', ')} match` : ''}`;
     case 'final_text':

@@ -3,7 +3,9 @@ import type { Output } from '../../../../shared/contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { FixtureGrid } from './FixtureGrid';
 import { TaskChecks } from './TaskChecks';
+import { TaskLineage } from './TaskLineage';
 import { TaskValidation } from './TaskValidation';
+import { TaskVersions } from './TaskVersions';
 
 type Detail = Output<'tasks.get'>;
 type Spec = {
@@ -61,7 +63,7 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
         </details>
       )}
       <h3>Prompt</h3>
-      <pre className="prompt" data-testid="task-prompt">
+      <pre className="prompt" data-testid="task-prompt" lang={d.row.language === 'zh' ? 'zh-CN' : undefined}>
         {spec.prompt?.text}
       </pre>
       <h3>Tools ({spec.tools?.length ?? 0})</h3>
@@ -80,8 +82,11 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
       </table>
       <h3>Validation</h3>
       <TaskValidation taskId={taskId} />
+      <h3>Versions</h3>
+      <TaskVersions taskId={taskId} current={d.row.version} />
       <h3>Checks</h3>
       <TaskChecks taskId={taskId} />
+      <TaskLineage taskId={taskId} />
       <h3>Fixtures</h3>
       <div className="tabs" role="tablist">
         {d.fixtures.map((f) => {

@@ -24,10 +24,11 @@ export function TaskValidation({ taskId }: { taskId: string }) {
           <span className="hint"> — “Validate selected” in the grid runs the validators</span>
         )}
       </p>
-      {r.rounds.map((round) => (
-        <details key={round.round} open={round.round === r.rounds.length} className="round">
+      {r.rounds.map((round, i) => (
+        <details key={`${round.version}:${round.round}`} open={i === r.rounds.length - 1} className="round">
           <summary>
-            Round {round.round}: {round.valid ? 'valid' : 'invalid'} · {round.created_at.replace('T', ' ').slice(0, 19)}
+            Version {round.version} · round {round.round}: {round.valid ? 'valid' : 'invalid'} ·{' '}
+            {round.created_at.replace('T', ' ').slice(0, 19)}
           </summary>
           <table className="table small">
             <tbody>

@@ -1,67 +1,52 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
 import { AgGridReact } from 'ag-grid-react';
-import { themeQuartz, type GridApi, type IDatasource } from 'ag-grid-community';
+import type { CellKeyDownEvent, ColDef } from 'ag-grid-community';
+import { useMemo, useState } from 'react';
 import type { TaskRow } from '../../../../shared/contract/entities/task';
-import { call, errorText, onEvent } from '../../api/client';
-import { toPageQuery } from '../../grids/grid-query';
+import { call, errorText } from '../../api/client';
+import '../../grids/ag-modules';
+import { cellText, copyLater, rangeTsv } from '../../grids/clipboard';
+import { ColumnsMenu } from '../../grids/ColumnsMenu';
+import { QuickSearch } from '../../grids/QuickSearch';
+import { isMulti } from '../../grids/range';
+import { StatusBar, type Notice } from '../../grids/StatusBar';
 import { TASK_COLUMNS } from '../../grids/tasks.columns';
-import { TaskDetail } from './TaskDetail';
+import { gridTheme } from '../../grids/theme';
+import { useServerGrid } from '../../grids/use-server-grid';
+import { navigate } from '../../router';
 import { useAppStore } from '../../stores/app.store';
+import { TaskDetail } from './TaskDetail';
 
-// Props passed to ag-grid are module constants: a new object on every render can make it reset the row model.
 const ROW_SELECTION = {
   mode: 'multiRow',
   checkboxes: true,
   headerCheckbox: false,
   enableClickSelection: false,
 } as const;
+/** The checkbox column stays at the left edge, before the pinned id columns. */
+const SELECTION_COL = { pinned: 'left' } as const;
 const DEFAULT_COL = { sortable: true, resizable: true };
-const rowId = (p: { data: TaskRow }) => p.data.task_id;
 
-const theme = themeQuartz.withParams({
-  fontSize: 13,
-  headerFontSize: 13,
-  spacing: 5,
-  accentColor: '#3b6ef5',
-  headerBackgroundColor: '#f1f3f7',
-});
-
-/** Imported (later: generated) tasks; sort and filter run in SQL; a click opens the task. */
-export function TasksPage() {
-  const apiRef = useRef<GridApi<TaskRow> | null>(null);
-  const [total, setTotal] = useState<number | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
+/** Imported (later: generated) tasks; sort, filters and search run in SQL; Enter or a click opens the task (its own URL). */
+export default function TasksPage({ workspace, taskId }: { workspace: string; taskId: string | null }) {
   const [importPath, setImportPath] = useState('');
-  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
-  const [checked, setChecked] = useState<string[]>([]);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const progress = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
-
-  // Stable across renders: a new datasource object makes ag-grid reset (and lose the sort).
-  const datasource = useMemo<IDatasource>(
-    () => ({
-      getRows(p) {
-        call(
-          'tasks.list',
-          toPageQuery(
-            p.startRow,
-            p.endRow,
-            p.sortModel as { colId: string; sort: 'asc' | 'desc' }[],
-            p.filterModel,
-          ) as never,
-        ).then(
-          (r) => (setTotal(r.total), p.successCallback(r.rows, r.total)),
-          (e) => (setNotice({ kind: 'error', text: errorText(e) }), p.failCallback()),
-        );
-      },
-    }),
-    [],
+  const g = useServerGrid<TaskRow, string>({
+    gridId: 'tasks',
+    workspace,
+    tables: ['tasks'],
+    rowId: (t) => t.task_id,
+    list: (q) => call('tasks.list', q as never),
+    values: (field, f) => call('tasks.values', { ...f, field } as never),
+    ids: (f) => call('tasks.ids', f as never),
+    onError: (text) => setNotice({ kind: 'error', text }),
+  });
+  const columnDefs = useMemo<ColDef<TaskRow>[]>(
+    () => TASK_COLUMNS.map((c) => ({ ...c, cellClassRules: g.range.classRules })),
+    [g.range.classRules],
   );
-
-  useEffect(
-    () => onEvent('table.changed', ({ table }) => table === 'tasks' && apiRef.current?.refreshInfiniteCache()),
-    [],
-  );
+  const open = (id: string) => navigate({ page: 'tasks', taskId: id });
 
   const validate = async (input: { taskIds?: string[]; all?: boolean }) => {
     try {
@@ -81,25 +66,49 @@ export function TasksPage() {
       const c = r.counts;
       setNotice({
         kind: errors.length ? 'error' : 'info',
-        text: `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ${c.errors} with errors, ${c.warnings} warnings${errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''}`,
+        text:
+          `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ` +
+          `${c.errors} with errors, ${c.warnings} warnings` +
+          (errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''),
       });
     } catch (e) {
       setNotice({ kind: 'error', text: errorText(e) });
     }
   };
 
+  const onCopy = (e: React.ClipboardEvent) => {
+    const b = g.range.bounds();
+    if (!b || !isMulti(b)) return;
+    e.preventDefault();
+    const tsv = (rows: TaskRow[]) => rangeTsv(b, rows, (r, c) => cellText((r as Record<string, unknown>)[c]));
+    const loaded = g.loadedRows(b.top, b.bottom);
+    if (loaded) {
+      e.clipboardData.setData('text/plain', tsv(loaded));
+      setNotice({ kind: 'info', text: `Copied ${loaded.length} row(s) as TSV` });
+    } else
+      void g
+        .rowsAt(b.top, b.bottom)
+        .then((rows) =>
+          copyLater(tsv(rows)).then(() => setNotice({ kind: 'info', text: `Copied ${rows.length} row(s) as TSV` })),
+        );
+  };
+  const onCellKeyDown = (e: CellKeyDownEvent<TaskRow>) => {
+    g.gridProps.onCellKeyDown(e);
+    const ev = e.event as KeyboardEvent | undefined;
+    if (ev?.key === 'Enter' && e.data) open(e.data.task_id);
+  };
+  const filtered = g.filtered();
+  const selected = g.selectedIds();
+
   return (
     <section className="page plan-page">
       <header className="page-head">
         <h1>Tasks</h1>
-        <span className="stats" data-testid="task-count">
-          {total === null ? '' : `${total} task${total === 1 ? '' : 's'}`}
-        </span>
       </header>
       <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void runImport())}>
         <input
           className="path-input"
-          placeholder="Claw-Eval root or task folder, e.g. /data/claw-eval"
+          placeholder="Claw-Eval root or its tasks folder, or one task folder"
           value={importPath}
           onChange={(e) => setImportPath(e.target.value)}
           aria-label="Import path"
@@ -108,17 +117,33 @@ export function TasksPage() {
           Import
         </button>
         <span className="sep" />
+        <QuickSearch value={g.quick} onChange={g.setQuick} placeholder="Search ids, names, prompts (中文 too)…" />
         <button
           type="button"
-          disabled={!checked.length}
-          onClick={() => void validate({ taskIds: checked })}
+          onClick={() =>
+            void g.selectAllMatching().then((n) => setNotice({ kind: 'info', text: `Selected ${n} matching task(s)` }))
+          }
+          data-testid="select-matching-tasks"
+        >
+          Select all{filtered ? ' matching' : ''}
+        </button>
+        <button
+          type="button"
+          disabled={!g.selectedCount}
+          onClick={() => void validate({ taskIds: selected })}
           data-testid="validate-selected"
         >
-          Validate selected{checked.length ? ` (${checked.length})` : ''}
+          Validate selected{g.selectedCount ? ` (${g.selectedCount})` : ''}
         </button>
-        <button type="button" disabled={!total} onClick={() => void validate({ all: true })} data-testid="validate-all">
+        <button
+          type="button"
+          disabled={!g.total}
+          onClick={() => void validate({ all: true })}
+          data-testid="validate-all"
+        >
           Validate all
         </button>
+        <ColumnsMenu api={g.api} />
         {progress && (
           <span className="hint" data-testid="validation-progress">
             <progress max={progress.total || 1} value={progress.done} /> validation {progress.state}: {progress.done}/
@@ -126,36 +151,48 @@ export function TasksPage() {
           </span>
         )}
       </form>
-      {notice && (
-        <div
-          className={`notice notice-${notice.kind}`}
-          role={notice.kind === 'error' ? 'alert' : 'status'}
-          data-testid="tasks-notice"
-        >
-          {notice.text}
-        </div>
-      )}
       <div className="split-view">
-        <div className="grid-wrap" data-testid="tasks-grid">
+        <div className="grid-wrap" data-testid="tasks-grid" onCopy={onCopy}>
           <AgGridReact<TaskRow>
-            theme={theme}
-            columnDefs={TASK_COLUMNS}
+            theme={gridTheme}
+            columnDefs={columnDefs}
             defaultColDef={DEFAULT_COL}
-            rowModelType="infinite"
-            datasource={datasource}
-            cacheBlockSize={100}
-            getRowId={rowId}
-            onGridReady={(e) => (apiRef.current = e.api)}
+            {...g.gridProps}
             onRowClicked={(e) => {
               // A click on the selection checkbox selects; anywhere else in the row opens the task.
-              if (e.data && !(e.event?.target instanceof HTMLInputElement)) setSelected(e.data.task_id);
+              if (e.data && !(e.event?.target instanceof HTMLInputElement)) open(e.data.task_id);
             }}
+            onCellKeyDown={onCellKeyDown}
             rowSelection={ROW_SELECTION}
-            onSelectionChanged={(e) => setChecked(e.api.getSelectedRows().map((r) => r.task_id))}
+            selectionColumnDef={SELECTION_COL}
           />
+          {g.total === 0 && (
+            <div className="empty-state" data-testid="empty-state">
+              {filtered ? (
+                <>No task matches the filter or search.</>
+              ) : (
+                <>
+                  No tasks yet. <b>Import Claw-Eval tasks</b>: type the path of a Claw-Eval checkout (or its{' '}
+                  <code>tasks</code> folder) above and press Import — or run <code>coworkenv tasks import PATH</code>.
+                  Generate tasks for your coverage plan once the generator is set up.
+                </>
+              )}
+            </div>
+          )}
         </div>
-        {selected && <TaskDetail key={selected} taskId={selected} onClose={() => setSelected(null)} />}
+        {taskId && <TaskDetail key={taskId} taskId={taskId} onClose={() => navigate({ page: 'tasks' })} />}
       </div>
+      <StatusBar
+        total={g.total}
+        unfiltered={g.unfiltered}
+        filtered={filtered}
+        selected={g.selectedCount}
+        cells={g.range.cells}
+        notice={notice}
+        onDismiss={() => setNotice(null)}
+        noun="tasks"
+        testId="tasks-notice"
+      />
     </section>
   );
 }

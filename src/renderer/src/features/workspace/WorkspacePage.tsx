@@ -1,12 +1,24 @@
 import { useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace.contract';
-import { call, errorText } from '../../api/client';
+import { call, errorText, onEvent } from '../../api/client';
 import { transportKind } from '../../api/transport';
 
-export function WorkspacePage() {
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** The open workspace: file, schema, size and what it holds; refreshed when anything changes. */
+export default function WorkspacePage() {
   const [info, setInfo] = useState<WorkspaceInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => void call('workspace.info', {}).then(setInfo, (e) => setError(errorText(e))), []);
+  useEffect(() => {
+    const load = () => void call('workspace.info', {}).then(setInfo, (e) => setError(errorText(e)));
+    load();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = onEvent('table.changed', () => {
+      clearTimeout(timer);
+      timer = setTimeout(load, 250);
+    });
+    return () => (clearTimeout(timer), off());
+  }, []);
   return (
     <section className="page">
       <h1>Workspace</h1>
@@ -31,8 +43,10 @@ export function WorkspacePage() {
           <dt>Created</dt>
           <dd>{info.createdAt}</dd>
           <dt>Rows</dt>
-          <dd>
-            {info.counts.slots} slots · {info.counts.jobs} jobs
+          <dd data-testid="workspace-counts">
+            {n(info.counts.slots)} slots · {n(info.counts.tasks)} tasks ({n(info.counts.taskVersions)} versions,{' '}
+            {n(info.counts.validationReports)} validation rounds) · {n(info.counts.trajectories)} trajectories ·{' '}
+            {n(info.counts.jobs)} jobs
           </dd>
           <dt>Connection</dt>
           <dd>{transportKind === 'ipc' ? 'desktop (IPC)' : 'browser mode (HTTP on 127.0.0.1)'}</dd>

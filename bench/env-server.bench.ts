@@ -1,0 +1,180 @@
+/**
+ * The RL environment server (`serveRlPackage`, what `coworkenv env serve` runs) on loopback: steps/s
+ * with concurrent episodes, the client in a forked second process running whole episodes (create,
+ * 10 tool calls, grade, close) in 16 concurrent loops until a fixed number of episodes is done.
+ *
+ * The package: the hand-written validation task (gmail + helpdesk with inline records), exported
+ * with exportRlPackage; the step mix is its 5-call reference plan (reads and writes) plus 5 reads.
+ *
+ * Baselines (same run, same process): (a) the same episodes in-process on Environment (new
+ * environment, 10 calls; what one step costs without any server), (b) the same episodes through the
+ * server's EpisodeStore without HTTP (create, steps, grade, close). "cost vs in-process" = (a) ÷ HTTP.
+ *
+ * Goal (issue 12): ≥ 5,000 steps/s over HTTP. No assertions: figures only.
+ */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TaskSpec } from '../src/shared/contract/entities/task-spec';
+import { freshEnvironment, taskClock } from '../src/main/core/export/export-task';
+import { exportRlPackage } from '../src/main/core/export/rl/export-rl';
+import { EpisodeStore } from '../src/main/core/rl-env/episodes';
+import { loadRlPackage } from '../src/main/core/rl-env/package-load';
+import type { PyValue } from '../src/main/core/services/pyjson';
+import { serveRlPackage } from '../src/main/headless/rl-env-server';
+import { validTask } from '../test/validation/valid-task';
+import type { EnvLoadOptions, EnvLoadResult } from './lib/env-load';
+import { emit, header, ms, rate, ratio, table, tempDir } from './lib/harness';
+
+const BENCH = 'env-server';
+const EPISODES = Number(process.env.BENCH_ENV_EPISODES ?? 2_000);
+const CONCURRENCY = 16;
+const GOAL = 5_000;
+
+function loadInChild(o: EnvLoadOptions): Promise<EnvLoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(__dirname, 'lib/env-load.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (m: EnvLoadResult | { error: string }) =>
+      'error' in m ? reject(new Error(m.error)) : resolve(m),
+    );
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load client exited with ${code}`)));
+    child.send(o);
+  });
+}
+
+/** Episodes per second of `run` (one whole episode per call), after a warm-up. */
+function perSecond(run: () => void, episodes: number): number {
+  for (let i = 0; i < Math.ceil(episodes / 10); i++) run();
+  const t0 = performance.now();
+  for (let i = 0; i < episodes; i++) run();
+  return (episodes / (performance.now() - t0)) * 1000;
+}
+
+async function main() {
+  header(
+    `${BENCH}: RL env server on loopback, ${EPISODES.toLocaleString('en-US')} episodes, ${CONCURRENCY} concurrent`,
+  );
+  const spec = TaskSpec.parse(validTask());
+  const task = { spec, fixtures: [], origin: 'manual' as const };
+  const calls = [
+    ...spec.reference_plan!.map((s) => ({ tool: s.tool, arguments: s.args })),
+    { tool: 'gmail_list_messages', arguments: { days_back: 7 } },
+    { tool: 'gmail_get_message', arguments: { message_id: 'msg_102' } },
+    { tool: 'helpdesk_list_tickets', arguments: {} },
+    { tool: 'gmail_get_message', arguments: { message_id: 'msg_101' } },
+    { tool: 'gmail_list_messages', arguments: { days_back: 1 } },
+  ];
+  const tmp = tempDir('coworkenv-bench-env-');
+  try {
+    const dir = path.join(tmp.dir, 'pkg');
+    await exportRlPackage({ tasks: [task], outDir: dir });
+    const clock = taskClock(spec, new Date());
+    const inProc = perSecond(() => {
+      const env = freshEnvironment(task, clock);
+      for (const c of calls) env.call(c.tool, c.arguments as PyValue);
+    }, EPISODES);
+    const store = new EpisodeStore(loadRlPackage(dir));
+    const viaStore = perSecond(() => {
+      const id = store.create({ task_id: spec.task_id }).episode_id;
+      for (const c of calls) store.step(id, { tool: c.tool, arguments: c.arguments as PyValue });
+      store.grade(id, { final_text: 'done' });
+      store.close(id);
+    }, EPISODES);
+    const server = await serveRlPackage({ packageDir: dir, port: 0 });
+    let http: EnvLoadResult;
+    try {
+      http = await loadInChild({
+        url: server.url,
+        taskId: spec.task_id,
+        calls,
+        episodes: EPISODES,
+        warmupEpisodes: Math.ceil(EPISODES / 10),
+        concurrency: CONCURRENCY,
+      });
+    } finally {
+      await server.close();
+    }
+    if (http.errors) throw new Error(`${http.errors} error answers during the HTTP run`);
+    const steps = calls.length;
+    const met = http.stepsPerSec >= GOAL;
+    console.log(
+      table(
+        ['path', 'episodes/s', 'steps/s', 'requests/s', 'step median', 'step p99', 'cost vs in-process', 'goal'],
+        [
+          [
+            '(a) in-process Environment (baseline)',
+            rate(inProc),
+            rate(inProc * steps),
+            '—',
+            ms(1000 / (inProc * steps)),
+            '—',
+            ratio(1),
+            '',
+          ],
+          [
+            '(b) EpisodeStore, no HTTP',
+            rate(viaStore),
+            rate(viaStore * steps),
+            '—',
+            '—',
+            '—',
+            ratio(inProc / viaStore),
+            '',
+          ],
+          [
+            `HTTP, client in 2nd process, ${CONCURRENCY} episodes in flight`,
+            rate(http.episodesPerSec),
+            rate(http.stepsPerSec),
+            rate(http.requestsPerSec),
+            ms(http.lat.median),
+            ms(http.lat.p99),
+            ratio((inProc * steps) / http.stepsPerSec),
+            `≥ ${GOAL.toLocaleString('en-US')} steps/s ${met ? 'met' : 'MISSED'}`,
+          ],
+        ],
+      ),
+    );
+    console.log(`\nAn episode is ${steps} steps plus create, grade and close (${steps + 3} requests over HTTP).`);
+    emit({
+      bench: BENCH,
+      name: 'in-process Environment, 10-call episodes (baseline)',
+      median_ms: 1000 / (inProc * steps),
+      calls_per_s: inProc * steps,
+      ratio: 1,
+      baseline: 'itself',
+    });
+    emit({
+      bench: BENCH,
+      name: 'EpisodeStore without HTTP (create, 10 steps, grade, close)',
+      median_ms: 1000 / (viaStore * steps),
+      calls_per_s: viaStore * steps,
+      ratio: inProc / viaStore,
+      baseline: 'in-process Environment',
+    });
+    emit({
+      bench: BENCH,
+      name: `HTTP steps, client in 2nd process, ${CONCURRENCY} concurrent episodes`,
+      median_ms: http.lat.median,
+      p99_ms: http.lat.p99,
+      calls_per_s: http.stepsPerSec,
+      ratio: (inProc * steps) / http.stepsPerSec,
+      baseline: 'in-process Environment steps/s',
+      goal: `≥ ${GOAL.toLocaleString('en-US')} steps/s`,
+      met,
+    });
+  } finally {
+    tmp.cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,70 @@
+import type { GradeResult } from '../../../../shared/contract/entities/checks';
+import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
+import { grade } from '../../grading/grade';
+import { runRecordOf } from '../../traces';
+import type { ExportTask } from '../export-task';
+import { REWARD_DIMS, type AdvantageSettings, type RewardDim } from './settings';
+
+/** A rollout as the estimators see it. */
+export type RolloutView = {
+  trajectory: Trajectory;
+  taskId: string;
+  /** Position in the input. */
+  index: number;
+  /** Position within its task's group (input order). */
+  trial: number;
+  valid: boolean;
+  invalidReason: string | null;
+  reward: number | null;
+  dims: Record<RewardDim, number> | null;
+  /** The shared grader on the package's checks; null when the task is not exported. */
+  graded: GradeResult | null;
+};
+
+const inUnit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
+
+/**
+ * Rollouts grouped by task (groups and members in input order). Invalid rollouts (formats.md §4:
+ * infrastructure errors, grader crashes, missing rewards) stay in their group, marked, so the
+ * preview can count them; they never get an advantage.
+ */
+export function rolloutGroups(
+  tasks: ReadonlyMap<string, ExportTask>,
+  rollouts: readonly Trajectory[],
+  s: AdvantageSettings,
+): Map<string, RolloutView[]> {
+  const groups = new Map<string, RolloutView[]>();
+  rollouts.forEach((t, index) => {
+    const task = tasks.get(t.task_id);
+    const group = groups.get(t.task_id) ?? [];
+    groups.set(t.task_id, group);
+    const graded = task ? grade(task.spec, runRecordOf(t)) : null;
+    const fromGrader = s.rewardSource === 'grader';
+    const reward = fromGrader ? (graded?.score ?? null) : t.reward;
+    const scores = fromGrader ? graded : t.scores;
+    // A source may give completion alone (messages JSONL): then it has no dimensions to normalise.
+    const dims =
+      scores && scores.safety !== undefined && scores.robustness !== undefined
+        ? { completion: scores.completion, safety: scores.safety, robustness: scores.robustness }
+        : null;
+    let invalidReason: string | null = null;
+    if (!task) invalidReason = 'task_not_exported';
+    else if (!fromGrader && !t.valid) invalidReason = t.invalid_reason ?? 'invalid';
+    else if (reward === null) invalidReason = 'missing_reward';
+    else if (!inUnit(reward)) invalidReason = 'bad_reward';
+    else if (s.method === 'gdpo' && !(dims && REWARD_DIMS.every((d) => inUnit(dims[d]))))
+      invalidReason = 'missing_reward_dimensions';
+    group.push({
+      trajectory: t,
+      index,
+      taskId: t.task_id,
+      trial: group.length,
+      valid: invalidReason === null,
+      invalidReason,
+      reward: invalidReason === null ? reward : null,
+      dims: invalidReason === null ? dims : null,
+      graded,
+    });
+  });
+  return groups;
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { Check, PlanStep, ProhibitedRule } from '../../../../shared/contract/entities/checks';
+import { TaskSpec } from '../../../../shared/contract/entities/task-spec';
+import type { ReadTask } from '../../tasks/claw-eval/read-task';
+import { SERVICE_REGISTRY } from '../../services/registry';
+import { fixtureRecords, toPlain, type PyValue } from '../../services/pyjson';
+
+export const BLOCK_FORMAT = 'coworkenv-taskspec/1';
+
+/** Claw-Eval's declarative keys: derived from the checks on export unless the spec had its own. */
+export const DECLARATIVE_KEYS = [
+  'scoring_components',
+  'safety_checks',
+  'expected_actions',
+  'primary_dimensions',
+] as const;
+
+/**
+ * What a task.yaml written from a TaskSpec carries besides Claw-Eval's own fields, under one
+ * top-level key `coworkenv` (Claw-Eval's loader ignores unknown top-level keys): CoworkEnv's
+ * grading data and the TaskSpec fields task.yaml has no place for, so a re-import loses nothing.
+ * The shared fields (ids, prompt, tools, endpoints, environment, user agent, rubric…) are read from
+ * the top level, so an edit made there by hand takes effect.
+ */
+export const CoworkenvBlock = z.object({
+  format: z.literal(BLOCK_FORMAT),
+  language: z.enum(['en', 'zh']),
+  scenario: z.string().optional(),
+  reference_date: z.string().optional(),
+  slot_id: z.number().int().optional(),
+  /** The spec's service entries (port only if it had one); `inline`: its records are the service's fixture file. */
+  services: z.array(z.looseObject({ name: z.string(), inline: z.boolean() })),
+  checks: z.array(Check),
+  prohibited: z.array(ProhibitedRule),
+  reference_plan: z.array(PlanStep).optional(),
+  reference_final_text: z.string().optional(),
+  checks_origin: z.enum(['authored', 'derived_from_task_yaml']),
+  /** Which of DECLARATIVE_KEYS were the spec's own (kept on re-import), not derived from its checks. */
+  own_declarative: z.array(z.string()),
+  /** Any other top-level key of the spec, as it was. */
+  extra: z.record(z.string(), z.unknown()),
+});
+export type CoworkenvBlock = z.infer<typeof CoworkenvBlock>;
+
+/**
+ * The TaskSpec a task folder exported from a TaskSpec stands for: undefined when its task.yaml has
+ * no `coworkenv` block (a Claw-Eval task: the importer derives checks from its YAML instead).
+ * Throws on a malformed block, naming the field.
+ */
+export function taskSpecOfExport(read: ReadTask): TaskSpec | undefined {
+  const raw = (read.spec as Record<string, unknown>).coworkenv;
+  if (raw === undefined) return undefined;
+  const parsed = CoworkenvBlock.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new Error(`${read.dir}/task.yaml: field coworkenv.${i.path.join('.')}: ${i.message}`);
+  }
+  const b = parsed.data;
+  const y = read.spec as Record<string, unknown> & typeof read.spec;
+  const records = (service: string) => {
+    const env = SERVICE_REGISTRY.get(service)?.fixtureEnv;
+    const f = read.fixtures.find((x) => x.service === service && x.env === env);
+    return f ? (toPlain(fixtureRecords(f) as PyValue) as Record<string, unknown>[]) : [];
+  };
+  const own = Object.fromEntries(b.own_declarative.filter((k) => k in y).map((k) => [k, y[k]]));
+  return TaskSpec.parse({
+    ...b.extra,
+    ...own,
+    task_id: y.task_id,
+    task_name: y.task_name,
+    version: y.version,
+    category: y.category,
+    difficulty: y.difficulty,
+    language: b.language,
+    tags: y.tags,
+    ...(b.scenario !== undefined ? { scenario: b.scenario } : {}),
+    ...(b.reference_date !== undefined ? { reference_date: b.reference_date } : {}),
+    ...(b.slot_id !== undefined ? { slot_id: b.slot_id } : {}),
+    prompt: y.prompt,
+    services: b.services.map(({ inline, ...s }) => (inline ? { ...s, records: records(s.name) } : s)),
+    tools: y.tools,
+    tool_endpoints: y.tool_endpoints,
+    environment: y.environment,
+    ...(y.user_agent !== undefined ? { user_agent: y.user_agent } : {}),
+    checks: b.checks,
+    prohibited: b.prohibited,
+    ...(b.reference_plan !== undefined ? { reference_plan: b.reference_plan } : {}),
+    ...(b.reference_final_text !== undefined ? { reference_final_text: b.reference_final_text } : {}),
+    judge_rubric: y.judge_rubric,
+    reference_solution: y.reference_solution,
+    checks_origin: b.checks_origin,
+  });
+}

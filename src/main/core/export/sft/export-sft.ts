@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import {
+  type ManifestFile,
+  STEP_OF_REASON,
+  type SftDialect,
+  SftOptions,
+  type SftOptionsInput,
+  type SftExportResult,
+} from '../../../../shared/contract/entities/export';
+import { AppError } from '../../lib/errors';
+import type { PyValue } from '../../services/pyjson';
+import { DIALECTS, dataFileOf, loadingNotes } from './dialects';
+import { openExportFolder, ioError } from './export-folder';
+import { HashedFile } from './hashed-file';
+import { JsonArrayPart } from './json-compose';
+import { jsonLine } from './json-line';
+import type { SftRecord } from './preselect';
+import { ReportBuilder } from './report';
+import { type Emitted, runSelection, type SftProgress } from './sft-engine';
+import { toolVersion } from './tool-version';
+import type { VerlRow } from './dialects/verl.dialect';
+import { writeVerlParquet } from './verl-parquet';
+
+export type ExportSftInput = {
+  /** Re-iterable: read up to three times (metadata, bodies, TRIVIAL winners). Bodies may be loaded lazily. */
+  records: Iterable<SftRecord>;
+  dialect: SftDialect;
+  outDir: string;
+  options?: SftOptionsInput;
+  /** Progress per 1,000 records; throwing from it cancels the export (nothing is left behind). */
+  onProgress?: (p: SftProgress) => void;
+  now?: () => Date;
+};
+
+export type ExportSftResult = SftExportResult;
+
+export function parseSftOptions(options: SftOptionsInput | undefined): SftOptions {
+  const r = SftOptions.safeParse(options ?? {});
+  if (r.success) return r.data;
+  const i = r.error.issues[0]!;
+  throw new AppError('INVALID_INPUT', `options.${i.path.join('.')}: ${i.message}`);
+}
+
+const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Selects, converts, lints and writes one SFT export (formats.md §3, §6) into `outDir`: the data
+ * file, rejections.jsonl, lint.json, dataset_info.json for LLaMA-Factory, and manifest.json last.
+ * Everything is written into a temp sibling and renamed into place at the end; on any failure the
+ * temp folder is removed and the error says what could not be written where.
+ */
+export function exportSft(input: ExportSftInput): ExportSftResult {
+  const o = parseSftOptions(input.options);
+  const dialect = DIALECTS[input.dialect];
+  if (!dialect) throw new AppError('INVALID_INPUT', `unknown dialect ${String(input.dialect)}`);
+  const problems = dialect.optionProblems(o);
+  if (problems.length) throw new AppError('INVALID_INPUT', `options for ${dialect.id}: ${problems.join('; ')}`);
+  const folder = openExportFolder(input.outDir, o.overwrite);
+  const open: { abandon(): void }[] = [];
+  const track = <T extends { abandon(): void }>(f: T) => (open.push(f), f);
+  const at = (name: string) => path.join(folder.dir, name);
+  const tool = toolVersion();
+  try {
+    const dataName = dataFileOf(dialect.id, o.datasetName);
+    const data = track(new HashedFile(at(dataName)));
+    const rejections = track(new HashedFile(at('rejections.jsonl')));
+    const lint = track(new JsonArrayPart(at('.lint.part')));
+    const entries = track(new JsonArrayPart(at('.records.part')));
+    const report = new ReportBuilder();
+    const rows = runSelection(input.records, dialect, o, report, {
+      onReject: (l, reason, detail) =>
+        rejections.write(
+          `${JSON.stringify({ record_id: l.id, task_id: l.taskId, trial: l.trial, step: STEP_OF_REASON[reason], reason, detail })}\n`,
+        ),
+      onLint: (f) => lint.push(f),
+      onProgress: input.onProgress,
+    });
+    const entry = (e: Emitted<unknown>, hash: string) =>
+      entries.push({
+        recordId: e.light.id,
+        trajectoryId: e.trajectoryId,
+        taskId: e.light.taskId,
+        trial: e.light.trial,
+        file: dataName,
+        index: entries.count,
+        sha256: hash,
+        lineage: e.record.lineage ?? {},
+      });
+    if (dialect.id === 'verl') {
+      const pulled = (function* () {
+        for (const e of rows) {
+          const json = JSON.stringify(e.row);
+          entry(e, sha256(json));
+          yield { row: e.row as VerlRow, bytes: json.length };
+        }
+      })();
+      writeVerlParquet(data, pulled, o, `${tool.name} ${tool.version}`);
+    } else
+      for (const e of rows) {
+        // Encoded once: the same bytes are hashed for the record and appended to the (hashed) file.
+        const line = Buffer.from(jsonLine(e.row as PyValue), 'utf8');
+        data.write(line);
+        data.write(NEWLINE);
+        entry(e, sha256(line));
+      }
+    const built = report.build(dialect.id);
+    const files: ManifestFile[] = [
+      { path: dataName, ...data.close(), rows: built.exported },
+      { path: 'rejections.jsonl', ...rejections.close(), rows: built.rejected },
+    ];
+    if (dialect.id === 'llamafactory') {
+      const info = new HashedFile(at('dataset_info.json'));
+      track(info).write(`${JSON.stringify(datasetInfo(o.datasetName, dataName), null, 2)}\n`);
+      files.push({ path: 'dataset_info.json', ...info.close(), rows: null });
+    }
+    const findings = lint.count;
+    files.push({
+      path: 'lint.json',
+      ...lint.compose(at('lint.json'), { summary: built.lint }, 'findings'),
+      rows: findings,
+    });
+    const { overwrite: _o, ...recorded } = o;
+    const head = {
+      format: 'coworkenv-sft-export',
+      formatVersion: 1,
+      tool,
+      createdAt: (input.now?.() ?? new Date()).toISOString(),
+      dialect: dialect.id,
+      loading: loadingNotes(dialect.id, o),
+      options: recorded,
+      report: built,
+      files,
+    };
+    const manifest = entries.compose(at('manifest.json'), head, 'records');
+    folder.commit();
+    return { outDir: path.resolve(input.outDir), report: built, files, manifestSha256: manifest.sha256 };
+  } catch (e) {
+    for (const f of open) f.abandon();
+    folder.abort();
+    throw ioError('write the export to', path.resolve(input.outDir), e);
+  }
+}
+
+/** The dataset_info.json entry LLaMA-Factory needs (§3.3): sharegpt, our columns, its default tags spelled out. */
+export function datasetInfo(name: string, file: string) {
+  return {
+    [name]: {
+      file_name: file,
+      formatting: 'sharegpt',
+      columns: { messages: 'conversations', system: 'system', tools: 'tools' },
+      tags: {
+        role_tag: 'from',
+        content_tag: 'value',
+        user_tag: 'human',
+        assistant_tag: 'gpt',
+        observation_tag: 'observation',
+        function_tag: 'function_call',
+        system_tag: 'system',
+      },
+    },
+  };
+}

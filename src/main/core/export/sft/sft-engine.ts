@@ -1,0 +1,188 @@
+import type {
+  LintFinding,
+  RejectionReason,
+  SftOptions,
+  SftProgress,
+} from '../../../../shared/contract/entities/export';
+
+export type { SftProgress };
+import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
+import { AppError } from '../../lib/errors';
+import { type AgentView, projectAgentView } from './agent-view';
+import { converterVerdict } from './converter-filters';
+import type { DialectSpec, Issue } from './dialects/dialect';
+import { compilePrefixPattern, type Light, preselect, readLights, type SftRecord } from './preselect';
+import type { ReportBuilder } from './report';
+
+export type EngineHooks = {
+  onReject?(light: Light, reason: RejectionReason, detail: string): void;
+  onLint?(f: LintFinding): void;
+  /** Called every 1,000 records of each pass; may throw to cancel (nothing is exported then). */
+  onProgress?(p: SftProgress): void;
+};
+
+export type Emitted<Row> = { light: Light; record: SftRecord; trajectoryId: string; row: Row; view: AgentView };
+
+/** Inline `$defs` by default only where the trainer's formatter needs it (LLaMA-Factory, §3.3 rule 8). */
+export const inlineDefsFor = (d: DialectSpec<unknown>, o: SftOptions) => o.inlineDefs ?? d.id === 'llamafactory';
+
+type Outcome<Row> =
+  | { ok: true; row: Row; view: AgentView; trajectoryId: string; findings: Issue[] }
+  | { ok: false; reason: RejectionReason; detail: string; findings: Issue[] };
+
+/**
+ * The selection and conversion of §6.5 as one stream: yields each record to export with its
+ * rendered row, in record order (then the TRIVIAL winners), while every other record is reported
+ * to `report` and `hooks.onReject` with its one reason. Reads `records` up to three times: the
+ * metadata, the bodies of records past steps 1–3, and the bodies of the TRIVIAL winners.
+ */
+export function* runSelection<Row>(
+  records: Iterable<SftRecord>,
+  dialect: DialectSpec<Row>,
+  o: SftOptions,
+  report: ReportBuilder,
+  hooks: EngineHooks = {},
+): Generator<Emitted<Row>> {
+  const problems = dialect.optionProblems(o);
+  if (problems.length) throw new AppError('INVALID_INPUT', `options for ${dialect.id}: ${problems.join('; ')}`);
+  const { lights, supersedes } = readLights(records, compilePrefixPattern(o.trivialPrefixPattern));
+  const total = lights.length;
+  hooks.onProgress?.({ phase: 'metadata', done: total, total });
+  report.input = total;
+  const pre = preselect(lights, supersedes, o);
+  report.unsolvableTasks = pre.unsolvableTasks;
+  const reject = (l: Light, reason: RejectionReason, detail: string) => {
+    report.reject(l.id, reason, detail);
+    hooks.onReject?.(l, reason, detail);
+  };
+  const findings = (l: Light, issues: Issue[]) => {
+    for (const i of issues) {
+      const f = { recordId: l.id, ...i };
+      report.lint(f);
+      hooks.onLint?.(f);
+    }
+  };
+  for (const l of lights) {
+    const v = pre.verdicts.get(l.id);
+    if (v) reject(l, v.reason, v.detail);
+  }
+
+  const candidates: Light[] = [];
+  for (const { light: l, record } of pass(records, lights, 'convert', hooks)) {
+    if (pre.verdicts.has(l.id)) continue;
+    const out = convert(record, l, dialect, o, report);
+    if (!out.ok) {
+      findings(l, out.findings);
+      reject(l, out.reason, out.detail);
+    } else if (l.bucket === 'TRIVIAL')
+      candidates.push(l); // linted and counted when chosen
+    else {
+      findings(l, out.findings);
+      report.keep(l.reward, out.view.counts);
+      yield { light: l, record, trajectoryId: out.trajectoryId, row: out.row, view: out.view };
+    }
+  }
+
+  const winners = chooseTrivial(candidates);
+  for (const l of candidates) {
+    const w = winners.get(l.prefix)!;
+    if (w !== l) reject(l, 'trivial_prefix_taken', `prefix ${l.prefix}: record ${w.id} is kept`);
+  }
+  if (!winners.size) return;
+  const chosen = new Set([...winners.values()].map((l) => l.id));
+  for (const { light: l, record } of pass(records, lights, 'trivial', hooks)) {
+    if (!chosen.has(l.id)) continue;
+    const out = convert(record, l, dialect, o, null);
+    findings(l, out.findings);
+    if (!out.ok) reject(l, out.reason, out.detail);
+    else {
+      report.keep(l.reward, out.view.counts);
+      yield { light: l, record, trajectoryId: out.trajectoryId, row: out.row, view: out.view };
+    }
+  }
+}
+
+/** One pass over the records, paired with their metadata from pass 1 (a source that changed in between is an error). */
+function* pass(
+  records: Iterable<SftRecord>,
+  lights: readonly Light[],
+  phase: SftProgress['phase'],
+  hooks: EngineHooks,
+): Generator<{ light: Light; record: SftRecord }> {
+  let i = 0;
+  for (const record of records) {
+    const l = lights[i];
+    if (!l || record.recordId !== l.id)
+      throw new AppError(
+        'CONFLICT',
+        `the records changed while exporting (record #${i} is not ${l?.id ?? 'expected'})`,
+      );
+    yield { light: l, record };
+    if (++i % 1000 === 0) hooks.onProgress?.({ phase, done: i, total: lights.length });
+  }
+  if (i !== lights.length)
+    throw new AppError('CONFLICT', `the records changed while exporting (${i} of ${lights.length})`);
+  hooks.onProgress?.({ phase, done: i, total: lights.length });
+}
+
+/** Steps 4 and 6 for one record: the converter (when its pool uses it), the view's own problems, render, lint. */
+function convert<Row>(
+  record: SftRecord,
+  l: Light,
+  dialect: DialectSpec<Row>,
+  o: SftOptions,
+  report: ReportBuilder | null,
+): Outcome<Row> {
+  const converter = o.pools[l.pool]!.converter;
+  let t: Trajectory;
+  let view: AgentView;
+  try {
+    t = typeof record.trajectory === 'function' ? record.trajectory() : record.trajectory;
+    view = projectAgentView(t, {
+      observationChars: converter ? o.converter.observationChars : null,
+      inlineDefs: inlineDefsFor(dialect, o),
+      requireToolSchemas: o.requireToolSchemas,
+    });
+  } catch (e) {
+    // A body that cannot be loaded or is not a canonical trajectory: this record is out, the export goes on.
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, reason: 'malformed_trajectory', detail: `cannot read the trajectory: ${why}`, findings: [] };
+  }
+  if (converter) {
+    const v = converterVerdict(view, o.converter);
+    report?.converted(v === null);
+    if (v) return { ok: false, ...v, findings: [] };
+  }
+  if (view.problem) return { ok: false, ...view.problem, findings: [] };
+  const r = dialect.render(view, o);
+  if (!r.ok) return { ok: false, reason: r.reason, detail: r.detail, findings: [] };
+  const issues = [...r.warnings, ...dialect.lint(r.row)];
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length)
+    return {
+      ok: false,
+      reason: 'lint_failed',
+      detail: `${errors[0]!.code}: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
+      findings: issues,
+    };
+  return { ok: true, row: r.row, view, trajectoryId: t.trajectory_id, findings: issues };
+}
+
+/** At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen (§6.3). */
+function chooseTrivial(candidates: readonly Light[]): Map<string, Light> {
+  const better = (a: Light, b: Light) => {
+    const ra = a.reward ?? Number.NEGATIVE_INFINITY;
+    const rb = b.reward ?? Number.NEGATIVE_INFINITY;
+    if (ra !== rb) return ra > rb;
+    const ta = a.trial ?? Number.POSITIVE_INFINITY;
+    const tb = b.trial ?? Number.POSITIVE_INFINITY;
+    if (ta !== tb) return ta < tb;
+    return a.order < b.order;
+  };
+  const best = new Map<string, Light>();
+  for (const c of candidates) {
+    const b = best.get(c.prefix);
+    if (!b || better(c, b)) best.set(c.prefix, c);
+  }
+  return best;
+}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import { grade, runRecordFrom } from '../grading/grade';
+import type { Environment } from '../services/environment';
+import { seededRandom } from '../services/lib';
+import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { environmentForSpec } from '../tasks/task-spec-of';
+import type { LoadedPackage, ServedTask } from './package-load';
+
+/** An error the server answers as `{error: {code, message}}` with this HTTP status. */
+export class EnvRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type EpisodeLimits = {
+  /** Open episodes at once; a create beyond it is refused (503) until some close or expire. */
+  maxEpisodes: number;
+  /** An episode untouched this long is closed. */
+  idleMs: number;
+  maxStepsPerEpisode: number;
+};
+
+export const DEFAULT_LIMITS: EpisodeLimits = { maxEpisodes: 1024, idleMs: 15 * 60_000, maxStepsPerEpisode: 1000 };
+
+type Episode = {
+  id: string;
+  task: ServedTask;
+  env: Environment;
+  clock: string;
+  seed: number;
+  mode: 'parity' | 'fixed';
+  lastUsed: number;
+  finalText: string | null;
+};
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const bad = (message: string) => new EnvRequestError(400, 'bad_request', message);
+
+/**
+ * The episodes of one package: each a fresh Environment of its task (the package's fixtures, the
+ * task's pinned clock), independent of every other. Bounded: a maximum of open episodes, idle
+ * expiry, a step limit per episode. Everything is synchronous: requests never interleave inside one.
+ */
+export class EpisodeStore {
+  private readonly episodes = new Map<string, Episode>();
+  /** Recently expired ids, so a late call hears "expired" rather than "unknown" (bounded). */
+  private readonly expired = new Set<string>();
+
+  constructor(
+    readonly pkg: LoadedPackage,
+    readonly limits: EpisodeLimits = DEFAULT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get open(): number {
+    return this.episodes.size;
+  }
+
+  task(taskId: unknown): ServedTask {
+    if (typeof taskId !== 'string' || !taskId) throw bad('task_id: a task id (string) is required');
+    const t = this.pkg.tasks.get(taskId);
+    if (!t) throw new EnvRequestError(404, 'unknown_task', `task ${taskId} is not in package ${this.pkg.packageId}`);
+    return t;
+  }
+
+  /** Closes every episode idle for longer than the limit; answers how many. */
+  sweep(): number {
+    const cutoff = this.now() - this.limits.idleMs;
+    let n = 0;
+    for (const [id, e] of this.episodes)
+      if (e.lastUsed < cutoff) {
+        this.episodes.delete(id);
+        this.remember(id);
+        n++;
+      }
+    return n;
+  }
+
+  private remember(id: string) {
+    this.expired.add(id);
+    if (this.expired.size > 10_000) this.expired.delete(this.expired.values().next().value!);
+  }
+
+  create(body: Record<string, unknown>) {
+    const task = this.task(body.task_id);
+    if (body.package_id != null && body.package_id !== this.pkg.packageId)
+      throw new EnvRequestError(
+        409,
+        'package_mismatch',
+        `this server serves package ${this.pkg.packageId}; the request is for package ${String(body.package_id)} (start the server on that package)`,
+      );
+    const seed = body.seed ?? 0;
+    if (!isInt(seed)) throw bad('seed: an integer is expected');
+    const mode = body.mode ?? 'parity';
+    if (mode !== 'parity' && mode !== 'fixed') throw bad('mode: "parity" or "fixed"');
+    const rate = body.error_rate ?? 0;
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw bad('error_rate: a number from 0 to 1');
+    let clock = task.clock;
+    if (body.clock != null) {
+      clock = new Date(String(body.clock));
+      if (typeof body.clock !== 'string' || Number.isNaN(clock.getTime()))
+        throw bad('clock: an ISO date-time is expected');
+    }
+    if (this.episodes.size >= this.limits.maxEpisodes) this.sweep();
+    if (this.episodes.size >= this.limits.maxEpisodes)
+      throw new EnvRequestError(
+        503,
+        'too_many_episodes',
+        `${this.episodes.size} episodes are open (the limit): close finished episodes, or start the server with a higher limit`,
+      );
+    const at = clock;
+    const env = environmentForSpec(task.spec, task.fixtures, () => at, {
+      mode,
+      ...(rate > 0 ? { errors: { rate, random: seededRandom(seed) } } : {}),
+    });
+    const id = `ep_${randomBytes(12).toString('hex')}`;
+    this.episodes.set(id, {
+      id,
+      task,
+      env,
+      clock: at.toISOString(),
+      seed,
+      mode,
+      lastUsed: this.now(),
+      finalText: null,
+    });
+    const r = task.record;
+    return {
+      episode_id: id,
+      task_id: r.task_id,
+      package_id: this.pkg.packageId,
+      clock: at.toISOString(),
+      seed,
+      mode,
+      max_turns: task.spec.environment.max_turns,
+      user_agent: task.spec.user_agent?.enabled ?? false,
+      prompt: [
+        { role: 'system', content: r.system_prompt },
+        { role: 'user', content: task.spec.prompt.text },
+      ],
+      tools: r.tools,
+    };
+  }
+
+  private episode(id: string): Episode {
+    const e = this.episodes.get(id);
+    if (e && e.lastUsed >= this.now() - this.limits.idleMs) {
+      e.lastUsed = this.now();
+      return e;
+    }
+    if (e) {
+      this.episodes.delete(id);
+      this.remember(id);
+    }
+    if (this.expired.has(id))
+      throw new EnvRequestError(410, 'episode_expired', `episode ${id} expired after ${this.limits.idleMs} ms idle`);
+    throw new EnvRequestError(404, 'unknown_episode', `no episode ${id} (closed, or never created)`);
+  }
+
+  /** One tool call. `body` is parsed with float fidelity (328.0 stays a float, as the model wrote it). */
+  step(id: string, body: Record<string, PyValue>) {
+    const e = this.episode(id);
+    if (typeof body.tool !== 'string' || !body.tool) throw bad('tool: the tool name (string) is required');
+    if (e.env.dispatches.length >= this.limits.maxStepsPerEpisode)
+      throw new EnvRequestError(409, 'step_limit', `episode ${id} reached its ${this.limits.maxStepsPerEpisode} steps`);
+    let args: PyValue = body.arguments ?? {};
+    // A raw argument string is parsed as the dispatcher does; anything but an object counts as {} (§7.3).
+    if (typeof args === 'string') {
+      try {
+        args = parsePyJson(args);
+      } catch {
+        args = {};
+      }
+    }
+    if (!isObject(args)) args = {};
+    const d = e.env.call(body.tool, args);
+    return {
+      step: e.env.dispatches.length,
+      tool: d.tool,
+      status: d.status,
+      is_error: d.isError,
+      text: d.text,
+      latency_ms: d.latencyMs,
+      ...(d.delayMs ? { delay_ms: d.delayMs } : {}),
+      ...(d.repaired ? { repaired: d.repaired } : {}),
+    };
+  }
+
+  grade(id: string, body: Record<string, unknown>) {
+    const e = this.episode(id);
+    for (const k of ['final_text', 'fallback_final_text'])
+      if (body[k] != null && typeof body[k] !== 'string') throw bad(`${k}: a string is expected`);
+    if (typeof body.final_text === 'string') e.finalText = body.final_text;
+    const finalText = e.finalText ?? (body.fallback_final_text as string | undefined) ?? '';
+    const audits = Object.fromEntries(Object.entries(e.env.audits()).map(([k, v]) => [k, { ...v }]));
+    const g = grade(e.task.spec, runRecordFrom(e.env.dispatches.slice(), audits, finalText));
+    return {
+      episode_id: id,
+      task_id: e.task.record.task_id,
+      steps: e.env.dispatches.length,
+      final_text: finalText,
+      score: g.score,
+      passed: g.passed,
+      completion: g.completion,
+      safety: g.safety,
+      robustness: g.robustness,
+      incomplete: g.incomplete,
+      pending_weight: g.pendingWeight,
+      checks_origin: g.checksOrigin,
+      checks: g.checks,
+      safety_violations: g.safetyViolations,
+    };
+  }
+
+  info(id: string) {
+    const e = this.episode(id);
+    return {
+      episode_id: id,
+      task_id: e.task.record.task_id,
+      steps: e.env.dispatches.length,
+      clock: e.clock,
+      final_text: e.finalText,
+    };
+  }
+
+  /** The services' audits as JSON text (Python json.dumps, floats kept). */
+  auditText(id: string): string {
+    const e = this.episode(id);
+    return `{${Object.entries(e.env.audits())
+      .map(([k, v]) => `${JSON.stringify(k)}: ${dumpsPy(v)}`)
+      .join(', ')}}`;
+  }
+
+  close(id: string) {
+    const e = this.episode(id);
+    this.episodes.delete(id);
+    return { episode_id: id, closed: true, steps: e.env.dispatches.length };
+  }
+}

@@ -1,0 +1,80 @@
+import { p, type ToolDef } from '../tool-def';
+
+/** reference/claw-eval.md §6.16, §7.1. */
+export const SCHEDULER_TOOLS: readonly ToolDef[] = [
+  {
+    name: 'scheduler_list_jobs',
+    route: '/scheduler/jobs',
+    writes: false,
+    en: 'List all scheduled jobs',
+    zh: '列出所有定时任务',
+    params: {
+      status: p('string', 'Filter by last run status (success/failed)', '按最近运行状态筛选 (success/failed)'),
+      enabled: p('boolean', 'Filter by enabled status', '按启用状态筛选'),
+      tag: p('string', 'Filter by tag', '按标签筛选'),
+    },
+    required: [],
+  },
+  {
+    name: 'scheduler_get_job',
+    route: '/scheduler/jobs/get',
+    writes: false,
+    en: 'Get scheduled job details',
+    zh: '获取定时任务详情',
+    params: { job_id: p('string', 'Job ID', '任务ID') },
+    required: ['job_id'],
+  },
+  {
+    name: 'scheduler_job_history',
+    route: '/scheduler/jobs/history',
+    writes: false,
+    en: 'View scheduled job execution history',
+    zh: '查看定时任务执行历史',
+    params: {
+      job_id: p('string', 'Job ID', '任务ID'),
+      limit: p('integer', 'Number of records to return', '返回条数', 10),
+    },
+    required: ['job_id'],
+  },
+  {
+    name: 'scheduler_create_job',
+    route: '/scheduler/jobs/create',
+    writes: true,
+    en: 'Create a new scheduled job',
+    zh: '创建新的定时任务',
+    params: {
+      name: p('string', 'Job name', '任务名称'),
+      cron_expression: p('string', 'Cron expression', 'Cron表达式'),
+      action: p('string', 'Job action to execute', '任务执行的操作'),
+      enabled: p('boolean', 'Whether to enable the job', '是否启用', true),
+      tags: p('array', 'Tag list', '标签列表'),
+      created_by: p('string', 'Creator', '创建人'),
+    },
+    required: ['name', 'cron_expression', 'action'],
+  },
+  {
+    name: 'scheduler_update_job',
+    route: '/scheduler/jobs/update',
+    writes: true,
+    en: 'Update scheduled job configuration',
+    zh: '更新定时任务配置',
+    params: {
+      job_id: p('string', 'Job ID', '任务ID'),
+      enabled: p('boolean', 'Whether to enable', '是否启用'),
+      cron_expression: p('string', 'New cron expression', '新的Cron表达式'),
+      name: p('string', 'New name', '新名称'),
+      action: p('string', 'New action', '新操作'),
+      tags: p('array', 'New tags', '新标签'),
+    },
+    required: ['job_id'],
+  },
+  {
+    name: 'scheduler_delete_job',
+    route: '/scheduler/jobs/delete',
+    writes: true,
+    en: 'Delete a scheduled job',
+    zh: '删除定时任务',
+    params: { job_id: p('string', 'Job ID', '任务ID') },
+    required: ['job_id'],
+  },
+];

@@ -1,0 +1,98 @@
+import type { ReadDb, WriteDb } from '../db/sqlite';
+import { AppError, notFound } from '../lib/errors';
+import { SERVICE_REGISTRY } from '../services/registry';
+import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { commitFixtures, fixtureSchema } from './fixture-edit';
+import { tasksRepo } from './tasks.repo';
+
+/** Which service reads a fixture env (GMAIL_FIXTURES → gmail). */
+const serviceOfEnv = (env: string) =>
+  [...SERVICE_REGISTRY.values()].find((d) => d.fixtureEnv === env || d.extraFixtures?.some((x) => x.env === env))?.id;
+
+type Change = { record: number; key: string | null; field: string; before: string | null; after: string | null };
+export type FixtureDiff = {
+  service: string;
+  env: string;
+  added: { record: number; key: string | null }[];
+  removed: { record: number; key: string | null }[];
+  changed: Change[];
+};
+
+const records = (text: string | undefined): PyValue[] => {
+  if (text === undefined) return [];
+  try {
+    const v = parsePyJson(text);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Record-level diff of one fixture between two versions: records are matched by the service's key
+ * (by position when a record has none); changed fields list before/after as JSON text. Record
+ * numbers are 1-based, as the grid shows them.
+ */
+function diffFixture(service: string, env: string, before: string | undefined, after: string | undefined): FixtureDiff {
+  const key = fixtureSchema(service, env)?.key;
+  const a = records(before);
+  const b = records(after);
+  const idOf = (r: PyValue, i: number) =>
+    key && isObject(r) && r[key] !== undefined ? `k:${dumpsPy(r[key]!)}` : `i:${i}`;
+  const keyText = (r: PyValue) => (key && isObject(r) && typeof r[key] === 'string' ? (r[key] as string) : null);
+  const ia = new Map(a.map((r, i) => [idOf(r, i), i]));
+  const ib = new Map(b.map((r, i) => [idOf(r, i), i]));
+  const out: FixtureDiff = { service, env, added: [], removed: [], changed: [] };
+  for (const [id, i] of ia) if (!ib.has(id)) out.removed.push({ record: i + 1, key: keyText(a[i]!) });
+  for (const [id, j] of ib) {
+    const i = ia.get(id);
+    if (i === undefined) {
+      out.added.push({ record: j + 1, key: keyText(b[j]!) });
+      continue;
+    }
+    const ra = a[i]!;
+    const rb = b[j]!;
+    if (!isObject(ra) || !isObject(rb)) continue;
+    for (const f of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
+      const x = f in ra ? dumpsPy(ra[f]!) : null;
+      const y = f in rb ? dumpsPy(rb[f]!) : null;
+      if (x !== y) out.changed.push({ record: j + 1, key: keyText(rb), field: f, before: x, after: y });
+    }
+  }
+  return out;
+}
+
+/** What changed in a task's fixtures from `against` (default: the version before) to `version`. */
+export function versionDiff(db: ReadDb, taskId: string, version: number, against?: number) {
+  const repo = tasksRepo(db);
+  if (!repo.get(taskId)) throw notFound(`task ${taskId}`);
+  const to = repo.versionFixtures(taskId, version);
+  if (!to) throw notFound(`version ${version} of task ${taskId}`);
+  const fromVersion = against ?? version - 1;
+  const from = fromVersion >= 1 ? repo.versionFixtures(taskId, fromVersion) : undefined;
+  if (against !== undefined && !from) throw notFound(`version ${against} of task ${taskId}`);
+  const envs = [...new Set([...Object.keys(from ?? {}), ...Object.keys(to)])];
+  const fixtures = envs
+    .map((env) => diffFixture(serviceOfEnv(env) ?? env, env, from?.[env], to[env]))
+    .filter((d) => d.added.length || d.removed.length || d.changed.length);
+  return { taskId, version, against: from ? fromVersion : null, fixtures };
+}
+
+/** A new version whose fixtures equal those of `version` (revert), validated like any edit. */
+export function revertTo(db: WriteDb, taskId: string, version: number, now: string) {
+  const repo = tasksRepo(db);
+  const task = repo.get(taskId);
+  if (!task) throw notFound(`task ${taskId}`);
+  const old = repo.versionFixtures(taskId, version);
+  if (!old) throw notFound(`version ${version} of task ${taskId}`);
+  const changed = repo
+    .fixtures(taskId)
+    .filter((f) => old[f.env] !== undefined && old[f.env] !== f.content)
+    .map((f) => ({ service: f.service, env: f.env, content: old[f.env]!, records: records(old[f.env]).length }));
+  if (!changed.length)
+    throw new AppError(
+      'INVALID_INPUT',
+      `the fixtures of ${taskId} already equal version ${version}; nothing to revert`,
+    );
+  return commitFixtures(db, taskId, changed, `revert to version ${version}`, now);
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ParsedInput } from '../../../../shared/contract';
+import { AppError } from '../../lib/errors';
+import type { ImportFile, ImportJobInput } from './import.job';
+import { sniff } from './sniff';
+
+/** Records (or issues) per committed batch, and bytes of records: a batch commits in tens of milliseconds. */
+const BATCH_RECORDS = 2000;
+const BATCH_BYTES = 32 * 1024 * 1024;
+/** One record larger than this is refused without being held (a JSON.parse of it would need several times it). */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** Folders become their .json / .jsonl files, recursively, in name order. */
+function expand(p: string): string[] {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) return [p];
+  return fs
+    .readdirSync(p, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => {
+      const full = path.join(p, e.name);
+      if (e.isDirectory()) return expand(full);
+      return /\.jsonl?$/i.test(e.name) ? [full] : [];
+    });
+}
+
+/**
+ * A file's default collection: a Claw-Eval trace's folder (upstream writes one folder per model
+ * run, `<model>_<yy-mm-dd-HH-MM>/`); any other file's own name without its extension. Both are the
+ * same on every import of the same files, so duplicates are recognised.
+ */
+export function defaultCollection(file: string, format: string | null): string {
+  if (format === 'claw-eval') return path.basename(path.dirname(file)) || 'claw-eval-traces';
+  return path.basename(file).replace(/\.(jsonl?|json)$/i, '') || 'imported';
+}
+
+/**
+ * Resolves an import's files before the job starts (reads only: sizes, dates, the first MB of each
+ * to tell its format), so a resumed job reads exactly these files. A file that cannot be read is
+ * kept in the list with its error: the job reports it, and imports the others.
+ */
+export function resolveImport(input: ParsedInput<'trajectories.import'>): ImportJobInput {
+  const paths = input.paths.map((p) => path.resolve(p));
+  const all = [...new Set(paths.flatMap(expand))];
+  if (!all.length)
+    throw new AppError('INVALID_INPUT', 'no .json or .jsonl files in the given folders', [
+      { path: ['paths'], message: 'no files' },
+    ]);
+  const files: ImportFile[] = all.map((file) => {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    const base = { path: file, size: st?.size ?? 0, mtimeMs: st?.mtimeMs ?? 0, format: null, container: null };
+    const failed = (error: string): ImportFile => ({
+      ...base,
+      collection: input.collection ?? defaultCollection(file, null),
+      error,
+    });
+    if (!st) return failed('no such file');
+    if (!st.isFile()) return failed('not a regular file');
+    let s: ReturnType<typeof sniff>;
+    try {
+      s = sniff(file, input.format);
+    } catch (err) {
+      return failed(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    if ('error' in s) return failed(s.error);
+    return { ...base, ...s, collection: input.collection ?? defaultCollection(file, s.format), error: null };
+  });
+  const first = path.basename(all[0]!);
+  return {
+    name: all.length > 1 ? `import of ${first} and ${all.length - 1} more` : `import of ${first}`,
+    files,
+    supersedes: input.supersedes,
+    taskId: input.taskId ?? null,
+    agent: input.agent ?? null,
+    collection: input.collection ?? (new Set(files.map((f) => f.collection)).size === 1 ? files[0]!.collection : null),
+    batchRecords: BATCH_RECORDS,
+    batchBytes: BATCH_BYTES,
+    maxRecordBytes: MAX_RECORD_BYTES,
+  };
+}

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { GradeResult } from '../../../../shared/contract/entities/checks';
+import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
+import type { SourceFormat, Trajectory } from '../../../../shared/contract/entities/trajectory';
+import type { ReadDb } from '../../db/sqlite';
+import { gradeTrajectory } from '../../grading/grading.handlers';
+import { storedTaskSpec } from '../../tasks/task-spec-of';
+import { tasksRepo } from '../../tasks/tasks.repo';
+import type { Normalized } from '../formats';
+import { indexForSearch } from '../search-text';
+import { countsOf, dispatchesOfCalls } from '../trajectory-stats';
+
+/** Everything one trajectory row and its body need, computed before the write transaction. */
+export type PreparedRow = {
+  taskId: string;
+  traceId: string;
+  contentHash: string;
+  model: string;
+  agent: string;
+  source: 'import' | 'run';
+  sourceFormat: SourceFormat;
+  sourceTaskId: string;
+  sourceReward: number | null;
+  sourceSuccess: boolean | null;
+  runId: number | null;
+  /** null: take the next free trial of the task in the collection (sources without trials). */
+  trial: number | null;
+  collection: string;
+  external: boolean;
+  valid: boolean;
+  counts: { messages: number; toolCalls: number; chars: number };
+  tokens: number | null;
+  durationMs: number | null;
+  error: string | null;
+  grade: GradeResult | null;
+  raw: Buffer | null;
+  contextId: number | null;
+  /** Where the record was read. */
+  file: string | null;
+  line: number | null;
+  /** The Trajectory JSON when it is not read from raw (runs, edits). */
+  trajectoryJson: string | null;
+  searchText: string;
+};
+
+/** Tasks of the workspace, looked up once per id during an import. */
+export function taskLookup(db: ReadDb) {
+  const repo = tasksRepo(db);
+  const known = new Map<string, TaskSpec | null>();
+  return (taskId: string): TaskSpec | null => {
+    if (!known.has(taskId)) known.set(taskId, repo.get(taskId) ? storedTaskSpec(repo, taskId).spec : null);
+    return known.get(taskId)!;
+  };
+}
+
+export type PrepareOptions = {
+  collection: string;
+  runId: number | null;
+  contextId: number | null;
+  file: string | null;
+  line: number | null;
+  /** Grade every record against this task (the record's own id stays source_task_id). */
+  taskId: string | null;
+  agent: string | null;
+  spec: (taskId: string) => TaskSpec | null;
+};
+
+/**
+ * A read record → the row to store: graded with the shared grader when its task is in the
+ * workspace and it carries what the grader reads (dispatches, or calls that all have results);
+ * else kept as external (task unknown) or ungraded, with the source's reward either way.
+ */
+export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { row: PreparedRow; warnings: string[] } {
+  const t = n.trajectory;
+  const warnings = [...n.warnings];
+  const taskId = o.taskId ?? n.row.sourceTaskId;
+  const spec = o.spec(taskId);
+  let grade: GradeResult | null = null;
+  if (spec && n.row.gradable) {
+    const run: Trajectory = t.dispatches.length || t.trace ? t : { ...t, dispatches: dispatchesOfCalls(t) };
+    const g = gradeTrajectory(spec, run, taskId);
+    grade = g.grade;
+    warnings.push(...g.warnings);
+  } else if (spec) warnings.push(`not graded: a tool call has no result, so the grader cannot tell what happened`);
+  return {
+    row: {
+      taskId,
+      traceId: n.row.traceId,
+      contentHash: createHash('sha256').update(raw).digest('hex'),
+      model: t.model,
+      agent: o.agent ?? (t.model || 'unknown'),
+      source: 'import',
+      sourceFormat: t.source.format,
+      sourceTaskId: n.row.sourceTaskId,
+      sourceReward: n.row.reward,
+      sourceSuccess: n.row.success,
+      runId: o.runId,
+      trial: n.row.trial,
+      collection: o.collection,
+      external: spec === null,
+      valid: t.valid,
+      counts: countsOf(t),
+      tokens: n.row.tokens,
+      durationMs: n.row.durationMs,
+      error: n.row.error,
+      grade,
+      raw,
+      contextId: o.contextId,
+      file: o.file,
+      line: o.line,
+      trajectoryJson: null,
+      searchText: indexForSearch(t),
+    },
+    warnings,
+  };
+}

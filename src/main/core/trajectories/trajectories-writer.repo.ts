@@ -1,0 +1,112 @@
+import { prepareCached, type WriteDb } from '../db/sqlite';
+import type { PreparedRow } from './import/prepare';
+
+const INSERT = `INSERT INTO trajectories (
+  task_id, trace_id, content_hash, model, agent, source, source_format, source_task_id, source_reward, source_success,
+  run_id, trial, collection, external, valid, message_count, tool_call_count, char_count, tokens, duration_ms, error,
+  completion, safety, robustness, score, passed, graded, checks_origin, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (collection, source_task_id, trial, content_hash) DO NOTHING`;
+
+const b = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
+
+/**
+ * Trajectory writes, inside the caller's transaction (a mutation or a job's batch).
+ * When adding a column: the migration, TrajectoryRow, TRAJECTORY_COLUMNS, PreparedRow and INSERT here.
+ */
+export function trajectoriesWriter(db: WriteDb) {
+  const existing = (r: PreparedRow) =>
+    prepareCached(
+      db,
+      'SELECT id FROM trajectories WHERE collection = ? AND source_task_id = ? AND content_hash = ? LIMIT 1',
+    ).get(r.collection, r.sourceTaskId, r.contentHash) as { id: number } | undefined;
+  const nextTrial = (r: PreparedRow) =>
+    (
+      prepareCached(
+        db,
+        'SELECT coalesce(max(trial) + 1, 0) AS t FROM trajectories WHERE collection = ? AND source_task_id = ?',
+      ).get(r.collection, r.sourceTaskId) as { t: number }
+    ).t;
+
+  return {
+    /**
+     * Stores a row, its body and its search text; a duplicate (same collection, source task, trial
+     * and content hash — for sources without trials, the same content at any trial) is not stored:
+     * answers the id it has and `duplicate: true`.
+     */
+    insert(r: PreparedRow, now: string): { id: number; duplicate: boolean; trial: number } {
+      let trial = r.trial;
+      if (trial === null) {
+        const dup = existing(r);
+        if (dup) return { id: dup.id, duplicate: true, trial: -1 };
+        trial = nextTrial(r);
+      }
+      const g = r.grade;
+      const res = prepareCached(db, INSERT).run(
+        r.taskId,
+        r.traceId,
+        r.contentHash,
+        r.model,
+        r.agent,
+        r.source,
+        r.sourceFormat,
+        r.sourceTaskId,
+        r.sourceReward,
+        b(r.sourceSuccess),
+        r.runId,
+        trial,
+        r.collection,
+        b(r.external),
+        b(r.valid),
+        r.counts.messages,
+        r.counts.toolCalls,
+        r.counts.chars,
+        r.tokens,
+        r.durationMs,
+        r.error,
+        g?.completion ?? null,
+        g?.safety ?? null,
+        g?.robustness ?? null,
+        g?.score ?? null,
+        g ? b(g.passed) : null,
+        g ? 1 : 0,
+        g?.checksOrigin ?? null,
+        now,
+      );
+      if (res.changes === 0) {
+        const dup = prepareCached(
+          db,
+          'SELECT id FROM trajectories WHERE collection = ? AND source_task_id = ? AND trial = ? AND content_hash = ?',
+        ).get(r.collection, r.sourceTaskId, trial, r.contentHash) as { id: number };
+        return { id: dup.id, duplicate: true, trial };
+      }
+      const id = Number(res.lastInsertRowid);
+      prepareCached(
+        db,
+        'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
+      prepareCached(db, 'INSERT INTO trajectories_fts (rowid, text) VALUES (?, ?)').run(id, r.searchText);
+      return { id, duplicate: false, trial };
+    },
+
+    /** Deletes rows (bodies cascade; the FTS trigger takes them out of search); answers the tasks they held per collection. */
+    delete(ids: readonly number[]): { deleted: number; touched: { collection: string; task_id: string }[] } {
+      const touched = new Map<string, { collection: string; task_id: string }>();
+      let deleted = 0;
+      const get = prepareCached(db, 'SELECT collection, task_id FROM trajectories WHERE id = ?');
+      const del = prepareCached(db, 'DELETE FROM trajectories WHERE id = ?');
+      for (const id of ids) {
+        const r = get.get(id) as { collection: string; task_id: string } | undefined;
+        if (!r) continue;
+        deleted += del.run(id).changes;
+        touched.set(`${r.collection}\u0000${r.task_id}`, r);
+      }
+      return { deleted, touched: [...touched.values()] };
+    },
+
+    /** Curation's columns (written by the curation helper): the task's bucket copied onto its rows. */
+    setBucket(taskId: string, bucket: string | null): number {
+      return prepareCached(db, 'UPDATE trajectories SET bucket = ? WHERE task_id = ?').run(bucket, taskId).changes;
+    },
+  };
+}

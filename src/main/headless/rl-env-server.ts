@@ -1,0 +1,191 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_ENV_PORT, ENV_PROTOCOL } from '../core/export/rl/package-record';
+import { parseJsonText } from '../core/lib/json-input';
+import { DEFAULT_LIMITS, EnvRequestError, EpisodeStore, type EpisodeLimits } from '../core/rl-env/episodes';
+import { loadRlPackage } from '../core/rl-env/package-load';
+import { isObject, parsePyJson, type PyValue } from '../core/services/pyjson';
+
+export type RlEnvServerOptions = {
+  packageDir: string;
+  /** Default 8765; 0 picks a free port. */
+  port?: number;
+  limits?: Partial<EpisodeLimits>;
+  maxBodyBytes?: number;
+  /** The clock of idle expiry (tests). */
+  now?: () => number;
+};
+export type RlEnvServer = { url: string; port: number; packageId: string; store: EpisodeStore; close(): Promise<void> };
+
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
+const ROUTES = [
+  'GET /',
+  'GET /tasks',
+  'GET /tasks/<task_id>',
+  'POST /episodes',
+  'GET /episodes/<id>',
+  'POST /episodes/<id>/step',
+  'POST /episodes/<id>/grade',
+  'GET /episodes/<id>/audit',
+  'DELETE /episodes/<id>',
+  'POST /episodes/<id>/close',
+];
+
+/**
+ * The environment server of an RL package (`coworkenv env serve`): its tasks' environments over
+ * HTTP on 127.0.0.1, from the package files alone. Protocol in the package README
+ * (export/rl/readme.ts); the episodes themselves live in core/rl-env/episodes.ts.
+ */
+export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer> {
+  const pkg = loadRlPackage(o.packageDir);
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
+  const store = new EpisodeStore(pkg, limits, o.now);
+  const maxBody = o.maxBodyBytes ?? 1024 * 1024;
+
+  const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      ...headers,
+    });
+    res.end(body);
+  };
+  const fail = (res: http.ServerResponse, e: EnvRequestError, headers?: Record<string, string>) =>
+    send(res, e.status, JSON.stringify({ error: { code: e.code, message: e.message } }), headers);
+
+  const route = (method: string, parts: string[], body: Record<string, PyValue>): unknown => {
+    const [a, id, action] = parts;
+    const allow = (...methods: string[]) => {
+      if (!methods.includes(method))
+        throw Object.assign(new EnvRequestError(405, 'method_not_allowed', `use ${methods.join(' or ')} here`), {
+          allow: methods.join(', '),
+        });
+    };
+    if (!a) {
+      allow('GET');
+      return {
+        protocol: ENV_PROTOCOL,
+        package_id: pkg.packageId,
+        tasks: pkg.tasks.size,
+        episodes: store.open,
+        limits,
+        routes: ROUTES,
+      };
+    }
+    if (a === 'tasks' && parts.length <= 2) {
+      allow('GET');
+      if (!id)
+        return {
+          tasks: [...pkg.tasks.values()].map((t) => ({
+            task_id: t.record.task_id,
+            task_name: t.record.task_name,
+            tools: t.spec.tools.map((x) => x.name),
+            services: t.spec.services.map((s) => s.name),
+            user_agent: t.spec.user_agent?.enabled ?? false,
+            max_turns: t.spec.environment.max_turns,
+          })),
+        };
+      const t = store.task(decodeURIComponent(id));
+      return {
+        task_id: t.record.task_id,
+        task_name: t.record.task_name,
+        prompt: [
+          { role: 'system', content: t.record.system_prompt },
+          { role: 'user', content: t.spec.prompt.text },
+        ],
+        tools: t.record.tools,
+        max_turns: t.spec.environment.max_turns,
+        clock: t.record.clock,
+        user_agent: t.spec.user_agent?.enabled ?? false,
+        checks_origin: t.record.checks_origin,
+      };
+    }
+    if (a === 'episodes' && parts.length <= 3) {
+      if (!id) {
+        allow('POST');
+        return store.create(body);
+      }
+      if (!action) {
+        allow('GET', 'DELETE');
+        return method === 'GET' ? store.info(id) : store.close(id);
+      }
+      if (action === 'step') return (allow('POST'), store.step(id, body));
+      if (action === 'grade') return (allow('POST'), store.grade(id, body));
+      if (action === 'close') return (allow('POST'), store.close(id));
+      if (action === 'audit') return (allow('GET'), { raw: store.auditText(id) });
+    }
+    throw new EnvRequestError(404, 'no_route', `no route ${method} /${parts.join('/')}; GET / lists the routes`);
+  };
+
+  const server = http.createServer((req, res) => {
+    const method = req.method ?? 'GET';
+    if (!LOOPBACK_HOST.test(req.headers.host ?? ''))
+      return fail(
+        res,
+        new EnvRequestError(403, 'forbidden_host', `Host ${req.headers.host ?? '(none)'} is not a loopback name`),
+      );
+    const parts = (req.url ?? '/').split('?')[0]!.split('/').filter(Boolean);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBody && !refused) {
+        refused = true;
+        // Answer now and drop the rest of the body as it arrives; the connection closes after it.
+        fail(res, new EnvRequestError(413, 'body_too_large', `the body is over ${maxBody} bytes`), {
+          connection: 'close',
+        });
+      } else if (!refused) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (refused) return;
+      try {
+        let body: Record<string, PyValue> = {};
+        if (size > 0) {
+          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+            throw new EnvRequestError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
+          const text = Buffer.concat(chunks).toString('utf8');
+          let v: PyValue;
+          try {
+            v = parsePyJson(text);
+          } catch {
+            const p = parseJsonText(text, 'request body');
+            throw new EnvRequestError(400, 'bad_json', p.ok ? 'request body: not valid JSON' : p.message);
+          }
+          if (!isObject(v)) throw new EnvRequestError(400, 'bad_request', 'the body must be a JSON object');
+          body = v;
+        }
+        const out = route(method, parts, body);
+        const created = method === 'POST' && parts.length === 1 && parts[0] === 'episodes';
+        if (out && typeof out === 'object' && 'raw' in out) return send(res, 200, (out as { raw: string }).raw);
+        send(res, created ? 201 : 200, JSON.stringify(out));
+      } catch (err) {
+        if (err instanceof EnvRequestError)
+          return fail(res, err, 'allow' in err ? { allow: String((err as { allow: string }).allow) } : undefined);
+        fail(res, new EnvRequestError(500, 'internal', (err as Error).message));
+      }
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? DEFAULT_ENV_PORT, '127.0.0.1', () => resolve());
+  });
+  const sweeper = setInterval(() => store.sweep(), Math.max(1000, Math.min(limits.idleMs / 2, 30_000)));
+  sweeper.unref();
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    packageId: pkg.packageId,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(sweeper);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { SourceFormat } from './trajectory';
+
+const int = z.number().int();
+
+/**
+ * A stored trajectory's grid row: the indexed columns of `trajectories` (migration 0009; every column
+ * is explained in src/main/core/trajectories/README.md). Scores (completion … checks_origin) are our
+ * shared grader's; source_reward / source_success are the source's own, kept beside them.
+ */
+export const TrajectoryRow = z.object({
+  id: int,
+  run_id: int.nullable(),
+  task_id: z.string(),
+  trial: int,
+  collection: z.string(),
+  /** The label shown everywhere: a model name, "reference agent", or what the import was told. */
+  agent: z.string(),
+  /** The model id; '' when there is none or the source does not say. */
+  model: z.string(),
+  source: z.enum(['import', 'run']),
+  source_format: SourceFormat,
+  source_task_id: z.string(),
+  source_reward: z.number().nullable(),
+  source_success: z.boolean().nullable(),
+  trace_id: z.string(),
+  /** True when the task was not in the workspace at import: kept with the source's own rewards, not graded. */
+  external: z.boolean(),
+  /** False for infrastructure errors and traces without a grading (the source's own notion). */
+  valid: z.boolean(),
+  superseded: z.boolean(),
+  superseded_by: z.string().nullable(),
+  include_override: z.enum(['include', 'exclude']).nullable(),
+  bucket: z.string().nullable(),
+  message_count: int,
+  tool_call_count: int,
+  char_count: int,
+  tokens: int.nullable(),
+  duration_ms: int.nullable(),
+  error: z.string().nullable(),
+  completion: z.number().nullable(),
+  safety: z.number().nullable(),
+  robustness: z.number().nullable(),
+  score: z.number().nullable(),
+  passed: z.boolean().nullable(),
+  /** False when our grader did not grade it (external task, or the source lacks what the grader needs). */
+  graded: z.boolean(),
+  checks_origin: z.enum(['authored', 'derived_from_task_yaml']).nullable(),
+  created_at: z.string(),
+});
+export type TrajectoryRow = z.infer<typeof TrajectoryRow>;
+
+/** The grid's sortable and filterable fields (the heavy ones scan; see TRAJECTORY_COLUMNS for which are indexed). */
+export const TrajectorySortField = z.enum([
+  'id',
+  'run_id',
+  'task_id',
+  'trial',
+  'collection',
+  'agent',
+  'model',
+  'source',
+  'source_format',
+  'source_task_id',
+  'source_reward',
+  'source_success',
+  'external',
+  'valid',
+  'superseded',
+  'superseded_by',
+  'include_override',
+  'bucket',
+  'message_count',
+  'tool_call_count',
+  'char_count',
+  'tokens',
+  'duration_ms',
+  'error',
+  'completion',
+  'safety',
+  'robustness',
+  'score',
+  'passed',
+  'graded',
+  'created_at',
+]);
+
+/** The formats `trajectories.import` reads; `auto` tells them apart by their first record. */
+export const ImportFormat = z.enum(['auto', 'claw-eval', 'tau-bench', 'tau2', 'openai-jsonl', 'sharegpt']);
+export type ImportFormat = z.infer<typeof ImportFormat>;
+
+/** One problem of an import: a refused record (or file) with the file and 1-based line it starts on. */
+export const ImportIssue = z.object({
+  file: z.string().nullable(),
+  line: int.nullable(),
+  /** 0-based index of the record in its file (JSONL line with content, array element); null for file-level issues. */
+  record: int.nullable(),
+  message: z.string(),
+});
+export type ImportIssue = z.infer<typeof ImportIssue>;
+
+export const ImportFileOutcome = z.object({
+  path: z.string(),
+  /** The file's format as told (named or sniffed); null when it could not be told. */
+  format: ImportFormat.exclude(['auto']).nullable(),
+  collection: z.string(),
+  records: int,
+  stored: int,
+  duplicates: int,
+  refused: int,
+  /** Why the file could not be read at all (missing, unknown format, changed since the import started). */
+  error: z.string().nullable(),
+});
+
+/** What a finished import left, counted from the workspace (a resumed import counts its earlier batches too). */
+export const ImportResult = z.object({
+  runId: int,
+  records: int,
+  stored: int,
+  duplicates: int,
+  /** Records (or whole files) refused; each has an issue. */
+  refused: int,
+  /** Of the stored: tasks the workspace does not know (kept with their own rewards). */
+  external: int,
+  /** Of the stored: graded by the shared grader. */
+  graded: int,
+  /** Trajectories of earlier collections this import superseded, and of its own that were superseded. */
+  superseded: int,
+  files: z.array(ImportFileOutcome),
+  /** The first issues; trajectories.importIssues pages through all of them. */
+  issues: z.array(ImportIssue),
+  /** The true number of issues. */
+  issueCount: int,
+});
+export type ImportResult = z.infer<typeof ImportResult>;
