@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { mutation, query, job } from './define';
-import { pageInput } from './entities/grid-query';
+import { gridFilterInput, idsInput, pageInput, valuesInput, ValuesOutput } from './entities/grid-query';
 import {
   DIFFICULTIES,
+  FAMILY_MAX,
   LANGUAGES,
   SCENARIOS,
   ServiceId,
@@ -19,7 +20,35 @@ export const planContract = {
   'plan.list': query({
     summary: 'One page of coverage slots, sorted and filtered in SQL; total counts the filtered rows.',
     input: pageInput(SlotSortField),
-    output: z.object({ rows: z.array(Slot), total: z.number().int() }),
+    output: z.object({
+      rows: z.array(Slot),
+      total: z.number().int(),
+      /** Rows in the plan without the filter (first block only): the status bar's "filtered of total". */
+      unfiltered: z.number().int().optional(),
+    }),
+  }),
+  'plan.values': query({
+    summary:
+      "A column's distinct values with their counts under the other filters (the set filter's checkbox list); services are counted per service.",
+    input: valuesInput(SlotSortField),
+    output: ValuesOutput,
+  }),
+  'plan.ids': query({
+    summary: 'The ids of every slot matching the filter (select all matching rows), up to limit.',
+    input: idsInput(SlotSortField),
+    output: z.object({ ids: z.array(SlotId), total: z.number().int() }),
+  }),
+  'plan.deleteWhere': mutation({
+    summary:
+      'Delete every slot matching the filter (a filter is required). The rows are kept as a batch that plan.restoreDeleted puts back (undo).',
+    input: gridFilterInput(SlotSortField),
+    output: z.object({ batch: z.string(), deleted: z.number().int() }),
+  }),
+  'plan.restoreDeleted': mutation({
+    summary:
+      'Put back a batch removed by plan.deleteWhere; a slot whose id was taken since is not written over (counted in conflicts).',
+    input: z.object({ batch: z.string().min(1) }),
+    output: z.object({ restored: z.number().int(), conflicts: z.number().int() }),
   }),
   'plan.get': query({
     summary: 'One coverage slot by id.',
@@ -27,8 +56,9 @@ export const planContract = {
     output: Slot,
   }),
   'plan.stats': query({
-    summary: 'Plan totals: slots, planned tasks, and planned tasks per service, difficulty and language.',
-    input: z.object({}).default({}),
+    summary:
+      'Plan totals: slots, planned tasks, and planned tasks per service, difficulty and language — of the slots matching the filter, when one is given.',
+    input: gridFilterInput(SlotSortField).default({ filters: [] }),
     output: z.object({
       slots: z.number().int(),
       plannedTasks: z.number().int(),
@@ -44,14 +74,24 @@ export const planContract = {
   }),
   'plan.update': mutation({
     summary:
-      'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit writes nothing.',
+      'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit ' +
+      'writes nothing. An edit with `expected` (an undo) is skipped, and listed in `skipped`, when the cell no longer ' +
+      'holds that value or its slot is gone: another writer changed it since.',
     input: z.object({
       edits: z
-        .array(z.object({ id: SlotId, field: SlotFieldName, value: z.unknown() }))
+        .array(z.object({ id: SlotId, field: SlotFieldName, value: z.unknown(), expected: z.unknown().optional() }))
         .min(1)
         .max(10_000),
     }),
-    output: z.object({ changes: z.array(SlotChange), slots: z.array(Slot) }),
+    output: z.object({
+      changes: z.array(SlotChange),
+      slots: z.array(Slot),
+      skipped: z
+        .array(
+          z.object({ id: SlotId, field: SlotFieldName, current: z.unknown(), reason: z.enum(['changed', 'deleted']) }),
+        )
+        .default([]),
+    }),
   }),
   'plan.delete': mutation({
     summary: 'Delete slots; answers the deleted rows so the deletion can be undone with plan.restore.',
@@ -65,7 +105,8 @@ export const planContract = {
   }),
   'plan.paste': mutation({
     summary:
-      'Bulk paste of spreadsheet rows: a row with an id updates that slot, a row without one creates a slot. Cells are text as a spreadsheet gives them; all rows are validated first and one bad cell writes nothing.',
+      'Bulk paste of spreadsheet rows: a row with an id updates that slot, a row without one creates a slot. Cells ' +
+      'are text as a spreadsheet gives them; all rows are validated first and one bad cell writes nothing.',
     input: z.object({
       rows: z
         .array(
@@ -86,7 +127,8 @@ export const planContract = {
   }),
   'plan.generateGrid': job({
     summary:
-      'Add the cross product of the given dimensions as slots (service sets × categories × difficulties × languages × scenarios × dates), committed in batches in a worker; resumable and cancellable.',
+      'Add the cross product of the given dimensions as slots (service sets × categories × difficulties × languages ' +
+      '× scenarios × dates), committed in batches in a worker; resumable and cancellable.',
     input: z.object({
       family: z.string().trim().min(1).max(60).default('grid'),
       serviceSets: z.array(z.array(ServiceId).min(1)).min(1).max(200),
@@ -106,7 +148,22 @@ export const planContract = {
         .max(1000),
       targetCount: z.number().int().min(0).max(100_000).default(1),
       batchSize: z.number().int().min(1).max(50_000).default(5_000),
-    }),
+    })
+      // Each slot's family is `family-gmail+calendar…`: it must fit the slot's field, or the job
+      // would write rows that the grid then refuses to save again.
+      .superRefine((i, ctx) => {
+        i.serviceSets.forEach((set, n) => {
+          const name = `${i.family}-${set.join('+')}`;
+          if (name.length > FAMILY_MAX)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['serviceSets', n],
+              message:
+                `family ${name.slice(0, 40)}… would be ${name.length} characters, over the ${FAMILY_MAX} ` +
+                'characters of a slot family; shorten the family or the service set',
+            });
+        });
+      }),
     result: z.object({ added: z.number().int() }),
   }),
 } as const;
