@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { slotsWriter } from '../../src/main/core/db/repos/slots.repo';
 import { writeHandle } from '../../src/main/core/db/sqlite';
+import { processStartTime } from '../../src/main/core/jobs/process-start';
 import { slotAt } from '../../src/main/core/plan/generate-grid.job';
 import { contract, type AnyEvent, type Input } from '../../src/shared/contract';
 import { fail, ok } from '../helpers/call';
@@ -199,6 +200,15 @@ describe('jobs left behind by a process that ended', () => {
     const { core } = newCore({ workspacePath });
     expect((await ok(core, 'jobs.get', { id: 'j1' })).state).toBe('running');
     expect((await fail(core, 'jobs.resume', { id: 'j1' })).code).toBe('CONFLICT');
+  });
+
+  it('a live pid that started after the job was written is another program (pid reused): interrupted', async () => {
+    const start = processStartTime(process.ppid);
+    if (start === null) return; // the platform does not tell start times: the pid alone is judged
+    const reused = await crashedJob(`${process.ppid}@not-${start}:crashed-app`, 0);
+    expect((await ok(newCore({ workspacePath: reused }).core, 'jobs.get', { id: 'j1' })).state).toBe('interrupted');
+    const same = await crashedJob(`${process.ppid}@${start}:other-app`, 0);
+    expect((await ok(newCore({ workspacePath: same }).core, 'jobs.get', { id: 'j1' })).state).toBe('running');
   });
 });
 

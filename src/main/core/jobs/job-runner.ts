@@ -9,8 +9,12 @@ import type { KeyAccess } from '../endpoints/key-store';
 import type { Logger } from '../logger';
 import { AppError, notFound } from '../lib/errors';
 import { JOB_DEFINITIONS, type JobInput, type JobName } from './job-registry';
+import { ownerProcess, ownerProcessAlive } from './process-start';
 import { jobsLedger } from './jobs.repo';
 import type { WorkerData, WorkerMessage } from './job-worker';
+
+/** This process as job owners name it: pid and start time. */
+const OWNER_PROCESS = ownerProcess();
 
 /** Core instances alive in this process; a job owned by one of them is not an orphan. */
 const liveOwners = new Set<string>();
@@ -45,7 +49,7 @@ const FINAL: Job['state'][] = ['done', 'failed', 'cancelled', 'interrupted'];
  * batches through its own connection; this side only creates the row and watches.
  */
 export class JobRunner {
-  readonly owner = `${process.pid}:${randomUUID()}`;
+  readonly owner = `${OWNER_PROCESS}:${randomUUID()}`;
   private readonly repo;
   private readonly workers = new Map<string, Worker>();
   private readonly waiters = new Map<string, (() => void)[]>();
@@ -58,14 +62,9 @@ export class JobRunner {
       const pidAlive = (owner: string | null) => {
         if (!owner) return false;
         if (liveOwners.has(owner)) return true;
-        const pid = Number(owner.split(':')[0]);
-        if (pid === process.pid) return false; // our process, but no live core owns it
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
+        // Our process, but no live core owns it.
+        if (Number(owner.split(':')[0]!.split('@')[0]) === process.pid) return false;
+        return ownerProcessAlive(owner);
       };
       this.repo.orphans(pidAlive, o.now());
     }
