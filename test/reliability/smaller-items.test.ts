@@ -30,3 +30,17 @@ describe('plan.generateGrid keeps family names within the slot field (80 charact
     expect((await ok(core, 'plan.list', {})).total).toBe(0);
   });
 });
+
+describe('a trace given as text is at most 64 MB, like one record of an import job', () => {
+  // 100 MB of dense small numbers took 1.5 GB to import; 256 MB (the old limit) does not fit a 2 GB heap.
+  it.each(['trajectories.importTrace', 'grading.gradeTrace'])(
+    '%s refuses a longer text naming the limit',
+    async (name) => {
+      const { core } = newCore();
+      const traceJsonl = 'x'.repeat(64 * 1024 * 1024 + 1);
+      const err = await fail(core, name, { traceJsonl, taskId: 'T018_ticket_triage' });
+      expect(err.code).toBe('INVALID_INPUT');
+      expect(err.message).toMatch(/traceJsonl: .*at most 64 MB/);
+    },
+  );
+});

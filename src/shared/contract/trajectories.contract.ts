@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TraceText } from './entities/trace-text';
 import { job, mutation, query } from './define';
 import { GradeResult } from './entities/checks';
 import { pageInput } from './entities/grid-query';
@@ -45,10 +46,7 @@ export const trajectoriesContract = {
     summary:
       'Store one Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else kept as external, with a warning). The same trace again in the same collection is a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
     input: z.object({
-      traceJsonl: z
-        .string()
-        .min(1)
-        .max(256 * 1024 * 1024),
+      traceJsonl: TraceText,
       taskId: z.string().min(1).optional(),
       collection: CollectionName.default('claw-eval-traces'),
     }),
