@@ -39,7 +39,7 @@ function insertSlot(db: Database.Database, family: string): number {
 }
 
 describe('migrations that rewrite rows, run on a workspace holding rows of the version before', () => {
-  it('0008-generation links stored TaskSpecs to the slot they name; imported tasks and unknown slots stay unlinked', () => {
+  it('0008-generation links stored TaskSpecs to the slot they name; imported tasks, unknown slots stay apart', () => {
     const { db, file } = workspaceBefore('0008-generation');
     const slot = insertSlot(db, 'fam');
     insertTask(db, 'T_gen', 'generated', { slot_id: slot, prompt: { text: 'p' } });
