@@ -144,6 +144,19 @@ describe('plan.generateGrid as a worker job', () => {
     expect((await fail(core, 'jobs.resume', { id: jobId })).code).toBe('CONFLICT');
   });
 
+  it('resumed the moment its row says cancelled (the old worker still exiting): the new run is not failed', async () => {
+    const { core, workspacePath } = newCore();
+    const { jobId } = await ok(core, 'plan.generateGrid', BIG);
+    await nextEvent(core.events, (e) => e.event === 'job.progress' && e.payload.jobId === jobId && e.payload.done > 0);
+    await ok(core, 'jobs.cancel', { id: jobId });
+    // jobs.get reads the row: it says cancelled before the worker thread has exited.
+    while ((await ok(core, 'jobs.get', { id: jobId })).state !== 'cancelled') await new Promise(setImmediate);
+    await ok(core, 'jobs.resume', { id: jobId });
+    const final = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 });
+    expect(final).toMatchObject({ state: 'done', done: BIG_TOTAL, error: null });
+    expect(countRows(workspacePath)).toEqual({ rows: BIG_TOTAL, distinct: BIG_TOTAL });
+  });
+
   it('closing the core stops a running job after its current batch', async () => {
     const { core, workspacePath } = newCore();
     const { jobId } = await ok(core, 'plan.generateGrid', BIG);

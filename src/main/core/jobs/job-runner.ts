@@ -167,6 +167,9 @@ export class JobRunner {
       this.o.logger.error('job worker crashed', { jobId: id, error: err.message });
     });
     worker.on('exit', () => {
+      // Resumed the moment its row said cancelled or failed: the job already runs in a new worker,
+      // and this exit says nothing about that run (it used to mark the new run failed).
+      if (this.workers.get(id) !== worker) return;
       this.workers.delete(id);
       if (!this.o.db.open) return;
       let final = this.repo.get(id)!;
