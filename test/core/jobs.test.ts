@@ -144,7 +144,7 @@ describe('plan.generateGrid as a worker job', () => {
     expect((await fail(core, 'jobs.resume', { id: jobId })).code).toBe('CONFLICT');
   });
 
-  it('resumed the moment its row says cancelled (the old worker still exiting): the new run is not failed', async () => {
+  it('resumed the moment its row says cancelled (old worker still exiting): the new run is not failed', async () => {
     const { core, workspacePath } = newCore();
     const { jobId } = await ok(core, 'plan.generateGrid', BIG);
     await nextEvent(core.events, (e) => e.event === 'job.progress' && e.payload.jobId === jobId && e.payload.done > 0);
