@@ -25,7 +25,10 @@ const GOAL = 1.5;
 const SHARED = path.resolve(process.env.COWORKENV_SHARED ?? path.resolve(REPO_ROOT, '../shared'));
 const DIALECTS = ['trl', 'openai', 'llamafactory', 'verl'] as const;
 type Job = 'baseline' | (typeof DIALECTS)[number];
-/** Wall time, and CPU time (user + system) of this process: the ratio uses CPU time, which other work on a shared machine disturbs far less. */
+/**
+ * Wall time, and CPU time (user + system) of this process: the ratio uses CPU time, which other work on a shared
+ * machine disturbs far less.
+ */
 type Result = {
   job: Job;
   n: number;
@@ -169,7 +172,9 @@ async function main(): Promise<void> {
     );
     emit({
       bench: BENCH,
-      name: `${d} · ${N.toLocaleString('en-US')} records, CPU time (wall ${s(r.ms)}; peak RSS ${r.rssMb.toFixed(0)} MB, at ${(N / 4).toLocaleString('en-US')}: ${small.rssMb.toFixed(0)} MB)`,
+      name:
+        `${d} · ${N.toLocaleString('en-US')} records, CPU time (wall ${s(r.ms)}; peak RSS ` +
+        `${r.rssMb.toFixed(0)} MB, at ${(N / 4).toLocaleString('en-US')}: ${small.rssMb.toFixed(0)} MB)`,
       median_ms: r.cpuMs,
       ratio: q,
       baseline: `JSON.parse + JSON.stringify of the same bodies, CPU ${s(base.cpuMs)} (wall ${s(base.ms)})`,

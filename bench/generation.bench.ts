@@ -12,8 +12,8 @@
  * Baseline in the same run, same candidates: the full validator chain alone on pre-generated
  * candidates. Rates are given twice: per wall-clock second, and per CPU second of this process
  * (process.cpuUsage, GC threads included) — "one core" on a shared machine, where other work
- * takes the wall clock; the goal is judged on the CPU rate. No assertions: figures only. BENCH_TASKS sets the figures' sample (default 5,000),
- * BENCH_JOB_TASKS the job's size (default 10,000; 0 skips it).
+ * takes the wall clock; the goal is judged on the CPU rate. No assertions: figures only. BENCH_TASKS sets the figures'
+ * sample (default 5,000), BENCH_JOB_TASKS the job's size (default 10,000; 0 skips it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,7 +83,9 @@ async function figures(rows: string[][]): Promise<void> {
       p99_ms: t.lat.p99,
       calls_per_s: cpu,
       ratio: r,
-      baseline: `validation alone, median ${ms(base.lat.median)}; rates per CPU second (wall: ${rate(t.callsPerSec * keep)})`,
+      baseline:
+        `validation alone, median ${ms(base.lat.median)}; rates per CPU second (wall: ` +
+        `${rate(t.callsPerSec * keep)})`,
       ...(goal ? { goal: `≥ ${GOAL} valid tasks per CPU second`, met: cpu >= GOAL } : {}),
     });
   };
@@ -130,7 +132,8 @@ async function jobRun(): Promise<void> {
     const valid = j.result.validFirstTime + j.result.repaired;
     const size = fs.statSync(workspacePath).size;
     console.log(
-      `\njob: ${j.state}, ${j.done.toLocaleString('en-US')} candidates, ${valid.toLocaleString('en-US')} valid tasks stored in ${secs.toFixed(1)} s (${rate(valid / secs)}), workspace ${mb(size)}`,
+      `\njob: ${j.state}, ${j.done.toLocaleString('en-US')} candidates, ${valid.toLocaleString('en-US')} valid ` +
+        `tasks stored in ${secs.toFixed(1)} s (${rate(valid / secs)}), workspace ${mb(size)}`,
     );
     console.log(
       table(
@@ -142,7 +145,8 @@ async function jobRun(): Promise<void> {
     const tenth = rss.find((r) => r.done > 0)?.rss ?? rss[0]!.rss;
     const half = rss.find((r) => r.done >= j.done / 2)?.rss ?? peak;
     console.log(
-      `RSS growth over the second half of the run: ${mb(rss.at(-1)!.rss - half)} (first tenth → end: ${mb(rss.at(-1)!.rss - tenth)})`,
+      `RSS growth over the second half of the run: ${mb(rss.at(-1)!.rss - half)} (first tenth → end: ` +
+        `${mb(rss.at(-1)!.rss - tenth)})`,
     );
     emit({
       bench: BENCH,
@@ -150,7 +154,9 @@ async function jobRun(): Promise<void> {
       median_ms: (secs * 1000) / j.done,
       calls_per_s: valid / secs,
       ratio: peak / tenth,
-      baseline: `RSS after the first tenth ${mb(tenth)}, at half ${mb(half)}, peak ${mb(peak)} (ratio = peak ÷ first tenth)`,
+      baseline:
+        `RSS after the first tenth ${mb(tenth)}, at half ${mb(half)}, peak ${mb(peak)} (ratio = peak ÷ ` +
+        `first tenth)`,
     });
   } finally {
     await core.close();

@@ -81,7 +81,8 @@ async function importPart(dir: string): Promise<void> {
   const t0 = performance.now();
   const { bytes } = writeTrajectoryJsonl(file, N);
   console.log(
-    `built ${file}: ${N.toLocaleString('en-US')} trajectories, ${(bytes / MB).toFixed(0)} MB in ${ms(performance.now() - t0)}`,
+    `built ${file}: ${N.toLocaleString('en-US')} trajectories, ${(bytes / MB).toFixed(0)} MB in ` +
+      `${ms(performance.now() - t0)}`,
   );
 
   const parse1 = bareParse(file);
@@ -106,8 +107,11 @@ async function importPart(dir: string): Promise<void> {
   // Python's own SQLite (3.40 here) predates contentless_delete (3.43): its copy gets the same FTS5 table without it.
   const pyWs = await emptyWorkspace(path.join(dir, 'python.coworkenv.db'));
   const pdb = openDb(pyWs);
-  pdb.exec(`DROP TRIGGER trajectories_fts_delete; DROP TABLE trajectories_fts;
-    CREATE VIRTUAL TABLE trajectories_fts USING fts5 (text, content = '', tokenize = 'unicode61 remove_diacritics 2');`);
+  pdb.exec(
+    `DROP TRIGGER trajectories_fts_delete; DROP TABLE trajectories_fts;
+    CREATE VIRTUAL TABLE trajectories_fts USING fts5 (text, content = '', tokenize = 'unicode61 remove_diacritics ` +
+      `2');`,
+  );
   pdb.close();
   const py = spawnSync('python3', ['bench/trajectory-import-baseline.py', pyWs, file], {
     cwd: REPO_ROOT,

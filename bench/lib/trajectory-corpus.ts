@@ -76,7 +76,11 @@ export function writeTrajectoryJsonl(file: string, n: number): { bytes: number; 
     const r = base[i % base.length]!;
     const cycle = Math.floor(i / base.length);
     chunk.push(
-      `${JSON.stringify({ task_id: `task-${i % base.length}-${cycle % 100}`, trial: Math.floor(cycle / 100), ...r })}\n`,
+      `${JSON.stringify({
+        task_id: `task-${i % base.length}-${cycle % 100}`,
+        trial: Math.floor(cycle / 100),
+        ...r,
+      })}\n`,
     );
     if (chunk.length >= 500) flush();
   }

@@ -24,12 +24,15 @@ export async function gridWorkspace(file: string, n: number): Promise<void> {
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
          INSERT INTO trajectories (task_id, trace_id, content_hash, model, agent, source, source_format, source_task_id,
            source_reward, source_success, trial, collection, external, valid, superseded, bucket,
-           message_count, tool_call_count, char_count, tokens, duration_ms, completion, safety, robustness, score, passed,
+           message_count, tool_call_count, char_count, tokens, duration_ms, completion, safety, robustness, score, ` +
+          `passed,
            graded, created_at)
-         SELECT 'task-' || (i % 5000), 'trace-' || i, printf('%064x', i), 'model-' || (i * 7 % 12), 'model-' || (i * 7 % 12),
+         SELECT 'task-' || (i % 5000), 'trace-' || i, printf('%064x', i), 'model-' || (i * 7 % 12), 'model-' || (i ` +
+          `* 7 % 12),
            'import', 'messages-jsonl', 'task-' || (i % 5000),
            ((i * 2654435761) % 1000) / 1000.0, (i % 3 = 0), i / 5000, 'collection-' || (i % 20), 0, 1, (i % 10 = 0),
-           CASE i % 10 WHEN 0 THEN NULL WHEN 1 THEN 'TRIVIAL' WHEN 2 THEN 'UNSOLVABLE' WHEN 3 THEN 'UNSOLVABLE' ELSE 'KEEP' END,
+           CASE i % 10 WHEN 0 THEN NULL WHEN 1 THEN 'TRIVIAL' WHEN 2 THEN 'UNSOLVABLE' WHEN 3 THEN 'UNSOLVABLE' ` +
+          `ELSE 'KEEP' END,
            10 + i % 60, i % 25, 1000 + (i * 31) % 40000, 2000 + i % 90000, 1000 + i % 600000,
            ((i * 40503) % 1000) / 1000.0, 1, 1.0, round(0.2 + 0.8 * ((i * 40503) % 1000) / 1000.0, 4),
            (0.2 + 0.8 * ((i * 40503) % 1000) / 1000.0) >= 0.75, 1,

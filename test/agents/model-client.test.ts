@@ -47,7 +47,7 @@ async function failure(p: Promise<unknown>): Promise<ModelError> {
 }
 
 describe('model client: answers', () => {
-  it('a plain answer: text, usage, one attempt; the request carries the model, messages and the key as a Bearer header', async () => {
+  it('a plain answer: text, usage, one attempt; the request carries model, messages, the key as Bearer', async () => {
     const srv = await serve([chat('hi there', { usage: { prompt_tokens: 7, completion_tokens: 3 } })]);
     const r = await createModelClient(target(srv, { temperature: 0.2, maxTokens: 64 })).chat({
       messages: hello,
@@ -63,7 +63,7 @@ describe('model client: answers', () => {
     expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it('tool calls come back with their arguments as JSON strings; malformed arguments are data, not a throw', async () => {
+  it('tool calls come back with arguments as JSON strings; malformed arguments are data, not a throw', async () => {
     const srv = await serve([
       toolCalls([
         { name: 'gmail_get_message', arguments: { message_id: 'msg_1' } },
@@ -83,7 +83,7 @@ describe('model client: answers', () => {
     expect(parseToolArguments(bad!)).toMatchObject({ ok: false, error: expect.stringContaining('not valid JSON') });
   });
 
-  it('an answer passed back as the next turn is accepted: empty tool_calls are not sent, tool results are', async () => {
+  it('an answer passed back as the next turn is accepted: empty tool_calls not sent, tool results are', async () => {
     const srv = await serve([toolCalls([{ name: 'lookup', arguments: { q: 'x' } }]), chat('plain'), chat('done')]);
     const client = createModelClient(target(srv));
     const first = await client.chat({ messages: hello });
@@ -111,7 +111,7 @@ describe('model client: answers', () => {
     expect(srv.chatRequests()[0]!.body!.response_format).toEqual({ type: 'json_object' });
   });
 
-  it('no key: no Authorization header, and OPENAI_API_KEY / OPENAI_BASE_URL in the environment are ignored', async () => {
+  it('no key: no Authorization header; OPENAI_API_KEY / OPENAI_BASE_URL in the environment are ignored', async () => {
     const srv = await serve([chat('ok')]);
     const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
     process.env.OPENAI_API_KEY = 'sk-from-the-environment';
@@ -154,7 +154,7 @@ describe('model client: retries', () => {
     expect(retryAfterMs(h({ 'retry-after': 'soon' }), now)).toBeUndefined();
   });
 
-  it('500s are retried with backoff until an answer; past maxAttempts the last error is reported with every attempt', async () => {
+  it('500s are retried with backoff; past maxAttempts the last error is reported with every attempt', async () => {
     const srv = await serve([httpError(500), httpError(503), chat('third time')]);
     const client = createModelClient(target(srv), { retry: { baseDelayMs: 20 }, random: () => 0.5 });
     const r = await client.chat({ messages: hello });
@@ -168,7 +168,10 @@ describe('model client: retries', () => {
     expect(err.kind).toBe('server_error');
     expect(err.attempts.map((a) => a.status)).toEqual([500, 502]);
     expect(err.message).toMatch(
-      /^endpoint "scripted" \(http:\/\/127\.0\.0\.1:\d+\/v1, model test-model\): server error \(HTTP 502: upstream down\)/,
+      new RegExp(
+        /^endpoint "scripted" \(http:\/\/127\.0\.0\.1:\d+\/v1, model test-model\): /.source +
+          /server error \(HTTP 502: upstream down\)/.source,
+      ),
     );
   });
 

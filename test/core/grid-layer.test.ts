@@ -70,7 +70,7 @@ describe('quick search', () => {
 });
 
 describe('set filter values, select all matching, stats and delete by filter', () => {
-  it('lists distinct values with counts under the other filters, enums in declared order, lists per element', async () => {
+  it('lists distinct values with counts under the other filters, enums in declared order, lists per item', async () => {
     const d = await ok(core, 'plan.values', { field: 'difficulty', filters: [] } as Input<'plan.values'>);
     expect(d).toEqual({
       values: [
@@ -120,7 +120,7 @@ describe('set filter values, select all matching, stats and delete by filter', (
 });
 
 describe('undo never overwrites another writer', () => {
-  it('an edit carrying the value it expects is skipped and reported when the cell changed or the slot is gone', async () => {
+  it('an edit carrying its expected value is skipped and reported when the cell changed or slot gone', async () => {
     await ok(core, 'plan.update', { edits: [{ id: 2, field: 'family', value: 'theirs' }] });
     const r = await ok(core, 'plan.update', {
       edits: [

@@ -31,7 +31,7 @@ test.describe('Tasks and fixture grids', () => {
     await expect(app.getByTestId('task-detail').getByRole('heading', { name: T019 })).toBeVisible();
   });
 
-  test('fixture edits keep the column type, refuse duplicates, re-validate; Ctrl+Z, history, diff and revert (bugs 1, 2)', async ({
+  test('fixture edits keep types, refuse duplicates, revalidate; undo, history, diff, revert (bugs 1, 2)', async ({
     app,
     server,
   }) => {

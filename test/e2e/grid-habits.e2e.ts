@@ -80,7 +80,7 @@ test('the Generate grid dialog closes on Esc and keeps Tab inside (bug 6)', asyn
   await expect(dialog).toBeHidden();
 });
 
-test('a pasted header with an unknown column maps the known ones and names it; errors give 1-based rows (bug 6)', async ({
+test('a pasted header with an unknown column maps the known ones, names it; errors give 1-based rows (bug 6)', async ({
   app,
   server,
 }) => {

@@ -7,7 +7,7 @@ const KEY = 'sk-e2e-0f1e2d3c4b5a69788796a5b4';
 process.env.COWORKENV_KEY_E2E_LOCAL = KEY;
 
 test.describe('Settings: model endpoints', () => {
-  test('adds an endpoint on a scripted server, tests it, and tells a wrong model apart — never showing the key', async ({
+  test('adds an endpoint on a scripted server, tests it, tells a wrong model apart — never showing the key', async ({
     app,
   }, testInfo) => {
     const srv = await startScriptedOpenAI({ script: capableModel(), requireKey: KEY, models: ['test-model'] });

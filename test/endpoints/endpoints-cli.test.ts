@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('coworkenv endpoints add | list | test | remove', () => {
-  it('adds an endpoint whose key is in the environment, tests it (saving what it found), lists and removes it', async () => {
+  it('adds an endpoint whose key is in the environment, tests it (saving the result), lists, removes it', async () => {
     const srv = await startScriptedOpenAI({ script: capableModel(), requireKey: KEY, models: ['qwen3-8b'] });
     servers.push(srv);
     const ws = path.join(tempDir('cli-ep-'), 'w.coworkenv.db');

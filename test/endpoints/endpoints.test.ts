@@ -80,7 +80,7 @@ describe('endpoints: stored without keys', () => {
     expect(JSON.stringify(list)).not.toContain(KEY);
   });
 
-  it('keychain source: the key goes to the secret store only — never to the workspace bytes, answers or logs', async () => {
+  it('keychain source: the key goes to the secret store only — never to workspace bytes, answers or logs', async () => {
     const secrets = memorySecrets();
     const { core, workspacePath, logged } = setup({ secrets });
     const added = await ok(core, 'endpoints.add', {
@@ -139,7 +139,7 @@ describe('endpoints: stored without keys', () => {
     expect(await ok(core, 'endpoints.remove', { name: 'b' })).toEqual({ removed: false });
   });
 
-  it('refuses what does not fit: no keychain in CLI/browser mode, keys in URLs, key_env that is a key, duplicate names', async () => {
+  it('refuses: keychain in CLI/browser mode, keys in URLs, a key_env that is a key, duplicate names', async () => {
     const { core } = setup({ secrets: null });
     const base = { name: 'x', base_url: 'http://127.0.0.1:1/v1', model: 'm' };
     const noKeychain = await fail(core, 'endpoints.add', { ...base, key_source: 'keychain', key: KEY });
@@ -168,7 +168,7 @@ describe('endpoints.test tells problems apart', () => {
   const add = (core: Core, baseUrl: string, over: Record<string, unknown> = {}) =>
     ok(core, 'endpoints.add', { name: 'ep', base_url: baseUrl, model: 'test-model', key_source: 'env', ...over });
 
-  it('a capable server: ok, latency, tool calls and JSON mode supported; saving the result records the capabilities', async () => {
+  it('a capable server: ok, latency, tool calls and JSON mode; saving the result records capabilities', async () => {
     const srv = await serve({ script: capableModel(), requireKey: KEY });
     const { core } = setup({ env: { COWORKENV_KEY_EP: KEY } });
     await add(core, srv.baseUrl);
@@ -184,7 +184,7 @@ describe('endpoints.test tells problems apart', () => {
     expect(saved).toMatchObject({ json_mode: true, tool_calls: true, last_test: { ok: true } });
   });
 
-  it('unreachable, refused key (401), unknown model (404, with the models served) and a missing key are told apart', async () => {
+  it('unreachable, refused key (401), unknown model (404, with models served), missing key: told apart', async () => {
     const down = await serve({});
     await down.close();
     const keyed = await serve({ script: capableModel(), requireKey: KEY, models: ['llama3', 'qwen3'] });
@@ -216,7 +216,7 @@ describe('endpoints.test tells problems apart', () => {
     }
   });
 
-  it('tool calls unsupported: answered in text, or the request with tools refused (400); JSON mode told apart too', async () => {
+  it('tool calls unsupported: answered in text, or tools refused (400); JSON mode told apart too', async () => {
     const text = await serve({ script: capableModel({ tools: false, json: false }) });
     const refusing = await serve({
       script: (req) =>

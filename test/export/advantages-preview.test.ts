@@ -59,7 +59,8 @@ describe('advantages of real rollouts', () => {
   it('GiGPO: per assistant turn, anchors shared by A and B get step advantages', () => {
     const r = computeAdvantages(tasks, [A, B, C], { ...D, method: 'gigpo', gamma: 1 }, clockOf);
     const [a, b, c] = r.rollouts;
-    // A's fourth turn (after listing the open tickets, nothing changed yet) is C's second: same state, same observation.
+    // A's fourth turn (after listing the open tickets, nothing changed yet) is C's second: same state, same
+    // observation.
     expect(a!.steps!.map((s) => s.anchor_size)).toEqual([3, 2, 2, 2, 1, 1]);
     expect(c!.steps!.map((s) => s.anchor_size)).toEqual([3, 2]);
     expect(c!.steps![1]!.anchor).toBe(a!.steps![3]!.anchor);

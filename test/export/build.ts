@@ -1,7 +1,10 @@
 import type { Message, ToolCall, Trajectory } from '../../src/shared/contract/entities/trajectory';
 import type { SftRecord } from '../../src/main/core/export/sft';
 
-/** Hand-built canonical trajectories with exact shapes, for the accounting tests (the corpora cannot give known counts per reason). */
+/**
+ * Hand-built canonical trajectories with exact shapes, for the accounting tests (the corpora cannot give known counts
+ * per reason).
+ */
 export const LOOKUP_TOOL = {
   type: 'function',
   function: {

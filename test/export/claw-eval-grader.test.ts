@@ -16,7 +16,10 @@ import { trickyTask } from '../helpers/tricky-task';
 
 const READS = /_(list|get|search|fetch|history)|_user_events|_messages$/;
 
-/** Runs of the hand-written tasks: the plan, the plan plus a prohibited call, errors then recovery, partial answers, nothing. */
+/**
+ * Runs of the hand-written tasks: the plan, the plan plus a prohibited call, errors then recovery, partial answers,
+ * nothing.
+ */
 function handRuns(t: ExportTask): Trajectory[] {
   const plan = planTurns(t);
   const answer = t.spec.reference_final_text ?? '';
@@ -39,7 +42,9 @@ function handRuns(t: ExportTask): Trajectory[] {
   ];
 }
 
-/** Corpus runs from the recorded goldens: all calls; reads only with half the keywords; writes only with every keyword. */
+/**
+ * Corpus runs from the recorded goldens: all calls; reads only with half the keywords; writes only with every keyword.
+ */
 function corpusRuns(t: ExportTask): Trajectory[] {
   const words = t.spec.checks.flatMap((c) =>
     c.kind === 'final_text' ? [...(c.contains_all ?? []), ...(c.contains_any ?? [])] : [],
@@ -107,7 +112,7 @@ describe.skipIf(!PYTHON.ok)(
       return ours;
     }
 
-    it('on runs of hand-written tasks (every matcher, prohibited calls, errors and recovery, floats, CJK text)', async () => {
+    it('on runs of hand-written tasks (every matcher, prohibited calls, errors, recovery, floats, CJK)', async () => {
       const got = await compare(hand.flatMap((task) => handRuns(task).map((run) => ({ task, run }))));
       expect(got).toHaveLength(18);
       const scores = new Set(got.map((g) => g.score));

@@ -15,7 +15,10 @@ import { hasGoldens } from '../helpers/goldens';
 export const corporaPresent = hasTauCorpora && hasGoldens;
 export const SKIP_REASON = 'the shared corpora are absent (set COWORKENV_SHARED or put ../shared beside the repo)';
 
-/** Pools for the dialect tests: every corpus record reaches the dialect (no threshold), the converter on for the mixed pool. */
+/**
+ * Pools for the dialect tests: every corpus record reaches the dialect (no threshold), the converter on for the mixed
+ * pool.
+ */
 export const OPEN_POOLS = {
   mixed: { minReward: null, converter: true },
   unscored: { minReward: null, converter: false },

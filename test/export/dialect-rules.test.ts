@@ -131,7 +131,7 @@ describe('the agent view every dialect renders from (formats.md §1.4, §1.7)', 
 });
 
 describe('LLaMA-Factory rules (formats.md §3.3)', () => {
-  it('drops the leading greeting, joins consecutive turns, one function_call and one observation per parallel batch', () => {
+  it('drops the leading greeting, joins consecutive turns, one function_call and observation per batch', () => {
     const messages: Message[] = [
       sys('policy'),
       say('Hi! How can I help you today?'),

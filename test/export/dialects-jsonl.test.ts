@@ -138,7 +138,7 @@ describe.skipIf(!corporaPresent)(
       rows.forEach((row, i) => expect(row).toEqual(JSON.parse(sft[i]!.line)));
     });
 
-    it('LLaMA-Factory: strict alternation, even count, calls followed by observations, object arguments, dataset_info', () => {
+    it('LLaMA-Factory: strict alternation, even count, calls then observations, object arguments, dataset_info', () => {
       const { out, rows, manifest, res } = exportCorpora('llamafactory', records);
       expect(manifest.files.map((f) => f.path)).toEqual([
         'coworkenv_sft.jsonl',

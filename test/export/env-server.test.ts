@@ -42,7 +42,7 @@ describe('env server: tasks and episodes', () => {
     expect(one.body.clock).toBe('2026-04-10T09:00:00.000Z');
   });
 
-  it('a reference plan stepped through the server scores 1.0, every check met; tool results are the dispatcher text', async () => {
+  it('a reference plan stepped through the server scores 1.0, all checks met; results: dispatcher text', async () => {
     const created = await call('POST', '/episodes', { task_id: task.spec.task_id, seed: 7 });
     expect(created.body).toMatchObject({ seed: 7, mode: 'parity', max_turns: 20, user_agent: false });
     const id = created.body.episode_id;
@@ -103,7 +103,7 @@ describe('env server: tasks and episodes', () => {
     expect(unknown.body).toMatchObject({ status: 404, is_error: true, text: "Error: unknown tool 'no_such_tool'" });
   });
 
-  it('a judged check is reported not graded, the grade marked incomplete; a recorded final text wins over a fallback', async () => {
+  it('a judged check is not graded, the grade incomplete; a recorded final text wins over a fallback', async () => {
     const id = await episode('HW001_judged');
     const g1 = await call('POST', `/episodes/${id}/grade`, { fallback_final_text: 'TK-3001' });
     expect(g1.body).toMatchObject({ incomplete: true, pending_weight: 0.05, final_text: 'TK-3001' });

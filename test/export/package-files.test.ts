@@ -16,7 +16,7 @@ const listing = (dir: string) => fs.readdirSync(dir).sort();
 afterEach(() => vi.restoreAllMocks());
 
 describe('export folders are written all at once', () => {
-  it('a new folder (parents made); an empty existing folder; a non-empty one only with overwrite, replaced whole', async () => {
+  it('a new folder (parents made); an empty one; a non-empty one only with overwrite, replaced whole', async () => {
     const parent = tempDir();
     const out = path.join(parent, 'deep', 'out');
     await writeFolderAtomically(out, false, fill('one'));

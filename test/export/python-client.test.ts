@@ -62,7 +62,7 @@ describe.skipIf(!PYTHON.ok)(`Python against the live env server${PYTHON.ok ? '' 
     expect(server.store.open).toBe(0); // the script closed its episode
   });
 
-  it('the verl tool, interaction and reward function, driven like ToolAgentLoop from a parquet row, score the plan 1.0', async () => {
+  it('verl tool, interaction and reward, driven like ToolAgentLoop from a parquet row, score 1.0', async () => {
     const buf = fs.readFileSync(path.join(dir, 'verl', toolset, 'train.parquet'));
     const rows = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) });
     const work = tempDir();
@@ -85,7 +85,7 @@ describe.skipIf(!PYTHON.ok)(`Python against the live env server${PYTHON.ok ? '' 
     expect((await request(server.url, 'GET', `/episodes/${r.episode}`)).status).toBe(404); // closed by the reward
   });
 
-  it('the simulated user asks the configured OpenAI-compatible model, roles flipped, key from the named variable, [DONE] ends', async () => {
+  it('the simulated user asks the configured model, roles flipped, key from the named env, [DONE] ends', async () => {
     const seen: { auth?: string; body: { model: string; messages: { role: string; content: string }[] } }[] = [];
     const replies = ['Budget is 0.', 'Thanks, that is all. [DONE]'];
     const llm = http.createServer((req, res) => {

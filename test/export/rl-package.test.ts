@@ -105,14 +105,17 @@ describe('the RL package', () => {
       /^STRUCT\(split VARCHAR, "index" BIGINT, task_id VARCHAR, package_id VARCHAR, need_tools_kwargs BOOLEAN, /,
     );
     expect(types.extra_info).toContain(
-      'gmail_save_draft STRUCT(create_kwargs STRUCT(task VARCHAR), execute_kwargs STRUCT(task_id VARCHAR), calc_reward_kwargs STRUCT(task_id VARCHAR), release_kwargs STRUCT(task_id VARCHAR))',
+      'gmail_save_draft STRUCT(create_kwargs STRUCT(task VARCHAR), execute_kwargs STRUCT(task_id VARCHAR), ' +
+        'calc_reward_kwargs STRUCT(task_id VARCHAR), release_kwargs STRUCT(task_id VARCHAR))',
     );
     expect(types.extra_info).toContain(
-      'interaction_kwargs STRUCT("name" VARCHAR, task_id VARCHAR, package_id VARCHAR, enabled BOOLEAN, persona VARCHAR, hidden_facts VARCHAR[], max_rounds BIGINT)',
+      'interaction_kwargs STRUCT("name" VARCHAR, task_id VARCHAR, package_id VARCHAR, enabled BOOLEAN, persona ' +
+        'VARCHAR, hidden_facts VARCHAR[], max_rounds BIGINT)',
     );
     expect(types.extra_info).toMatch(/tool_selection VARCHAR\[\]\)$/);
     const q = await c.runAndReadAll(
-      `SELECT agent_name, extra_info.index AS i, extra_info.tools_kwargs.gmail_send_message.create_kwargs.task AS task, len(prompt) AS n FROM '${file}'`,
+      `SELECT agent_name, extra_info.index AS i, extra_info.tools_kwargs.gmail_send_message.create_kwargs.task AS ` +
+        `task, len(prompt) AS n FROM '${file}'`,
     );
     expect(q.getRowObjectsJson()).toEqual([
       {

@@ -19,7 +19,7 @@ import { validTask } from '../validation/valid-task';
 
 /** The exporters fed from a real workspace, as the handlers will feed them (storedExportTask). */
 describe.skipIf(!hasCorpus)('exports of stored tasks', () => {
-  it('imported and hand-written tasks from the workspace export to Claw-Eval folders and back, and to an RL package', async () => {
+  it('imported and hand-written workspace tasks export to Claw-Eval folders and back, and to RL packages', async () => {
     const root = tempDir('claw-root-');
     for (const id of ['T011zh_expense_report', 'T012_expense_report'])
       fs.cpSync(path.join(CLAW_ROOT, 'tasks', id), path.join(root, 'tasks', id), { recursive: true });

@@ -47,11 +47,13 @@ describe('determinism', () => {
   });
 
   it('a separate Node process generates the same bytes', () => {
-    const script = `
+    const script =
+      `
       const { generateCandidates } = require('./src/main/core/generation/procedural/generate.ts');
       const { createHash } = require('node:crypto');
       const slots = ${JSON.stringify(SLOTS)};
-      const out = slots.flatMap((s) => generateCandidates(s, { seed: 42, count: 4 }).candidates).map((t) => JSON.stringify(t));
+      const out = slots.flatMap((s) => generateCandidates(s, { seed: 42, count: 4 }).candidates).map((t) => ` +
+      `JSON.stringify(t));
       process.stdout.write(createHash('sha256').update(out.join('\\n')).digest('hex'));`;
     const root = path.resolve(import.meta.dirname, '../..');
     const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], {

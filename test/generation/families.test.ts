@@ -61,7 +61,7 @@ describe.each(Object.keys(FAMILIES) as GenSlot['scenario'][])('family %s', (scen
     expect(new Set(slots.map((s) => s.language))).toEqual(new Set(['en', 'zh']));
   });
 
-  it('every task passes every validator; its plan scores 1.0 on the shared grader, an empty run 0, a prohibited call safety 0', () => {
+  it('every task passes every validator; plan scores 1.0 on the grader, empty run 0, prohibited call safety 0', () => {
     let n = 0;
     for (const s of slots) {
       const { candidates, problems } = generateCandidates(s, { seed: 11, count: 2 });

@@ -39,7 +39,7 @@ const generated = async (core: Core) =>
   (await ok(core, 'tasks.list', { limit: 500, sort: [{ field: 'task_id', dir: 'asc' }] })).rows;
 
 describe('generation.run', () => {
-  it('fills slots below target: valid tasks stored and linked, outcomes counted per slot, problems reported', async () => {
+  it('fills slots below target: valid tasks stored, linked; outcomes counted per slot, problems reported', async () => {
     const { core } = open();
     const [a, b, c, d] = await plan(core);
     const rec = recordEvents(core.events);
@@ -54,6 +54,19 @@ describe('generation.run', () => {
       repaired: 0,
       discarded: 0,
       problems: [`slot ${d}: the cross_service scenario needs 2–5 services, the slot names 1 (gmail)`],
+      perSlot: [
+        [a, 4],
+        [b, 3],
+        [c, 2],
+      ].map(([slotId, n]) => ({
+        slotId,
+        generated: n,
+        validFirstTime: n,
+        repaired: 0,
+        discarded: 0,
+        discardReasons: [],
+      })),
+      stopped: null,
     });
     const progress = rec.list.flatMap((e: AnyEvent) =>
       e.event === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : [],
@@ -88,7 +101,7 @@ describe('generation.run', () => {
     expect((again.result as { candidates: number }).candidates).toBe(0);
   });
 
-  it('explicit slots and perSlot; a later run with the same seed continues after the indexes already used', async () => {
+  it('explicit slots and perSlot; a later run with the same seed continues after the indexes used', async () => {
     const { core } = open();
     const [a] = await plan(core);
     await wait(core, (await ok(core, 'generation.run', { slots: { ids: [a!] }, perSlot: 2, seed: 9 })).jobId);

@@ -46,8 +46,10 @@ const userText = (srv: ScriptedServer, i: number) =>
     .at(-1)!.content as string;
 
 describe('generateWithLlm', () => {
-  it('a valid task first time: parsed out of prose and a code fence, normalised to the slot, its lineage kept', async () => {
-    const text = `Here is the task:\n\n\`\`\`json\n${JSON.stringify(answer({ language: 'zh', reference_date: '2030-01-01' }), null, 2)}\n\`\`\`\nHope it helps!`;
+  it('a valid task first time: parsed out of prose and a fence, normalised to the slot, its lineage kept', async () => {
+    const text =
+      `Here is the task:\n\n\`\`\`json\n` +
+      `${JSON.stringify(answer({ language: 'zh', reference_date: '2030-01-01' }), null, 2)}\n\`\`\`\nHope it helps!`;
     const { report, srv } = await run([chat(text, { usage: { prompt_tokens: 2100, completion_tokens: 900 } })]);
     expect(report.outcomes.map((o) => [o.status, o.taskId])).toEqual([['valid', 'llm_s7_42_00000']]);
     const task = report.tasks[0]!;
@@ -137,7 +139,7 @@ describe('generateWithLlm', () => {
     expect(report.outcomes[1]!.rounds.map((r) => r.kind)).toEqual(['generate', 'retry']);
   });
 
-  it('a 429 then an answer: the client waits as asked and the task is valid; the attempts are in the lineage', async () => {
+  it('a 429 then an answer: the client waits as asked, the task is valid; attempts are in the lineage', async () => {
     const { report } = await run([rateLimited('1'), chat(JSON.stringify(answer()))]);
     expect(report.outcomes[0]!.status).toBe('valid');
     expect(report.outcomes[0]!.rounds[0]!.attempts).toBe(2);
@@ -192,7 +194,7 @@ describe('generateWithLlm', () => {
     expect(srv.chatRequests().every((r) => r.body!.response_format?.type === 'json_object')).toBe(true);
   });
 
-  it('a refused key stops the slot at once (every request would fail); the reason names the endpoint, not the key', async () => {
+  it('a refused key stops the slot at once (all requests would fail); the reason names the endpoint', async () => {
     const { report } = await run([], { count: 3, target: { apiKey: 'sk-wrong-key-0000000000' } });
     expect(report.outcomes).toHaveLength(1);
     expect(report.outcomes[0]).toMatchObject({ status: 'discarded', reasonKind: 'endpoint_error' });

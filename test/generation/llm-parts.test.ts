@@ -49,7 +49,7 @@ describe('what the model is shown', () => {
     expect(v.valid).toBe(true);
   });
 
-  it('the audit hints name real write routes and their services’ action keys; every audited write route has one', () => {
+  it('the audit hints name real write routes and their services’ action keys; each audited write route has one', () => {
     for (const [route, hint] of Object.entries(AUDIT_HINTS)) {
       const tool = TOOL_CATALOG.find((t) => t.route === route);
       expect(tool, route).toBeDefined();

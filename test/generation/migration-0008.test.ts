@@ -28,11 +28,13 @@ describe('migration 0008-generation', () => {
     db.pragma('foreign_keys = ON');
     migrate(db, ':memory:', 7);
     db.prepare(
-      `INSERT INTO coverage_slots (id, family, services, category, difficulty, language, reference_date, scenario, target_count, created_at, updated_at)
+      `INSERT INTO coverage_slots (id, family, services, category, difficulty, language, reference_date, scenario, ` +
+        `target_count, created_at, updated_at)
        VALUES (4, 'f', '["gmail"]', 'c', 'easy', 'en', '2026-03-02', 'single_service', 3, 't', 't')`,
     ).run();
     const ins = db.prepare(
-      `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
+      `INSERT INTO tasks (task_id, name, origin, split, category, difficulty, language, services, tools, warnings, ` +
+        `version, content_hash, spec, source_yaml, source_path, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     ins.run(...task('gen', 'generated', { slot_id: 4 }));

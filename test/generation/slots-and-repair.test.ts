@@ -29,7 +29,10 @@ describe('slots the generator cannot serve', () => {
       ],
       [
         { ...slot('temporal', ['gmail'], 'en'), id: 8, scenario: 'heist' },
-        /^slot 8: scenario: "heist" is not a scenario; one of single_service, cross_service, safety, temporal, multi_turn$/,
+        new RegExp(
+          /^slot 8: scenario: "heist" is not a scenario; /.source +
+            /one of single_service, cross_service, safety, temporal, multi_turn$/.source,
+        ),
       ],
       [
         { ...slot('temporal', ['gmail'], 'en'), id: 9, reference_date: 'soon' },

@@ -93,7 +93,10 @@ export const THINK_TOOL: PyObject = {
   },
 };
 
-/** τ-bench v1 (§2.1): 200 records (taskId namespaced by benchmark, so τ and τ² task "2" differ); duplicate call ids get #2, #3…; tool results paired by position. */
+/**
+ * τ-bench v1 (§2.1): 200 records (taskId namespaced by benchmark, so τ and τ² task "2" differ); duplicate call ids get
+ * #2, #3…; tool results paired by position.
+ */
 export function tauBenchTrajectories(): { t: Trajectory; taskId: string; trial: number; reward: number }[] {
   const raw = JSON.parse(fs.readFileSync(TAU_FILE, 'utf8')) as {
     task_id: number;

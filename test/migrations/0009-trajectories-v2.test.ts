@@ -26,9 +26,11 @@ function oldWorkspace(traces: { taskId: string; trace: string; graded: boolean; 
   migrate(db, file, BEFORE);
   expect(db.pragma('user_version', { simple: true })).toBe(BEFORE);
   const row = db.prepare(
-    `INSERT INTO trajectories (task_id, trace_id, content_hash, model, source, message_count, tool_call_count, char_count,
+    `INSERT INTO trajectories (task_id, trace_id, content_hash, model, source, message_count, tool_call_count, ` +
+      `char_count,
        completion, safety, robustness, score, passed, graded, checks_origin, created_at)
-     VALUES (?, ?, ?, 'claude-sonnet-4-5', 'trace-import', ?, ?, 1000, ?, ?, ?, ?, ?, ?, ?, '2026-02-01T00:00:00.000Z')`,
+     VALUES (?, ?, ?, 'claude-sonnet-4-5', 'trace-import', ?, ?, 1000, ?, ?, ?, ?, ?, ?, ?, ` +
+      `'2026-02-01T00:00:00.000Z')`,
   );
   const body = db.prepare(
     'INSERT INTO trajectory_bodies (trajectory_id, trace, trajectory, grade) VALUES (?, ?, ?, ?)',

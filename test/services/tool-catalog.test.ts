@@ -56,7 +56,7 @@ describe('tool catalog', () => {
     expect(catalogTool('calendar_list_events')!.input_schema.required).toEqual(['date']);
   });
 
-  it('every route exists and every input_schema agrees with its request model (fields, types, required, defaults)', () => {
+  it('every route exists, every input_schema agrees with its request model (fields, types, required, defaults)', () => {
     for (const t of TOOL_CATALOG) {
       const route = SERVICE_REGISTRY.get(t.service)!.routes[t.route];
       expect(route, `${t.name}: ${t.service} has no route ${t.route}`).toBeDefined();
@@ -94,7 +94,7 @@ describe('tool catalog', () => {
     }
   });
 
-  it('every tool answers a well-formed call (valid against its input_schema) with status < 400 and no error body', () => {
+  it('every tool answers a well-formed call (valid per its input_schema) with status < 400 and no error body', () => {
     const ajv = new Ajv({ strict: true });
     for (const t of TOOL_CATALOG) {
       const args = CALLS[t.name]!;
@@ -118,7 +118,7 @@ describe('tool catalog', () => {
     }
   });
 
-  it('taskToolEntry words the tool in the task language; toolEndpointEntry uses the registry port or the given one', () => {
+  it('taskToolEntry words the tool in the task language; toolEndpointEntry uses the registry or given port', () => {
     const en = taskToolEntry('helpdesk_update_ticket');
     const zh = taskToolEntry('helpdesk_update_ticket', 'zh');
     expect(en.description).toBe('Update ticket information');

@@ -39,7 +39,7 @@ describe('trajectories.import refuses bad records with their file and line, and 
     await core.close();
   });
 
-  it('JSONL: invalid JSON, wrong types, a bad reward, invalid UTF-8, a 100 MB line and a truncated last line', async () => {
+  it('JSONL: invalid JSON, wrong types, bad reward, invalid UTF-8, a 100 MB line, a truncated last line', async () => {
     const big = `{"task_id":"big","messages":[{"role":"user","content":"${'x'.repeat(100 * 1024 * 1024)}"}]}`;
     const lines: (string | Buffer)[] = [
       row('a', 0), //                                                          line 1: good

@@ -41,7 +41,7 @@ describe.skipIf(!canRun)(
       await core.close();
     });
 
-    it("grades each trace with the shared grader, keeps the trace's own score beside it, numbers trials per task", async () => {
+    it("grades each trace with the shared grader, keeps the trace's own score beside it, numbers trials", async () => {
       const a = folder('run-A', {
         'T018_1.jsonl': run('T018_ticket_triage', 1),
         'T018_2.jsonl': run('T018_ticket_triage', 2),
@@ -113,7 +113,7 @@ describe.skipIf(!canRun)(
       expect(await ok(core, 'trajectories.search', { query: 'zebracorn' })).toEqual({ hits: [], total: 0 });
     }, 60_000);
 
-    it('rows with trials: the same record twice in one collection is a duplicate; at another trial it is not', async () => {
+    it('rows with trials: a record twice in one collection is a duplicate; at another trial it is not', async () => {
       const line = (trial: number) =>
         JSON.stringify({
           task_id: 'T018_ticket_triage',

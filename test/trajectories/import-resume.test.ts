@@ -16,7 +16,10 @@ const badElement = (i: number) => i % 499 === 7;
 /** ~1 KB per row: the inputs pass 16 MB, so the import reads them in its parse helper thread. */
 const PAD = 'lorem ipsum dolor sit amet '.repeat(38);
 
-/** A JSONL of messages rows (some lines broken) and a pretty-printed JSON array of τ-bench records (some with a bad reward). */
+/**
+ * A JSONL of messages rows (some lines broken) and a pretty-printed JSON array of τ-bench records (some with a bad
+ * reward).
+ */
 function writeInputs(dir: string) {
   const jsonl = path.join(dir, 'rows.jsonl');
   const lines: string[] = [];
@@ -60,7 +63,8 @@ function invariants(ws: string) {
       stored: one('SELECT sum(stored) AS n FROM run_files'),
       records: one('SELECT sum(records) AS n FROM run_files'),
       twice: one(
-        'SELECT count(*) AS n FROM (SELECT 1 FROM trajectories GROUP BY collection, source_task_id, trial HAVING count(*) > 1)',
+        'SELECT count(*) AS n FROM (SELECT 1 FROM trajectories GROUP BY collection, source_task_id, trial HAVING ' +
+          'count(*) > 1)',
       ),
       bodies: one('SELECT count(*) AS n FROM trajectory_bodies'),
       indexed: one('SELECT count(*) AS n FROM trajectories_fts'),
@@ -101,7 +105,7 @@ describe('trajectories.import survives kill -9 of the process running it', () =>
     await Promise.all(cores.map((c) => c.close()));
   });
 
-  it('killed at several points (reading in its parse helper thread) and resumed each time: nothing stored twice, nothing lost, every issue once', async () => {
+  it('killed at several points (parsing in a thread), resumed: nothing twice, nothing lost, issues once', async () => {
     const dir = tempDir('resume-');
     const { files, bad, good } = writeInputs(dir);
     const ws = await makeWorkspaceFile();

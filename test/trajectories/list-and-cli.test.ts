@@ -50,11 +50,15 @@ describe.skipIf(!canRun)(
       }
     });
 
-    it('imports several files in one command (a job), one line per file, then a summary; again, all duplicates', async () => {
+    it('imports several files in one command (a job), a line per file, a summary; again: all duplicates', async () => {
       const r = await cli('traces', 'import', ...files);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(
-        /^\/.*T018_ticket_triage\.jsonl \(claw-eval → collection traces-cli-\w+\): 1 records, 1 stored, 0 duplicates, 0 refused$/m,
+        new RegExp(
+          /^\/.*T018_ticket_triage\.jsonl \(claw-eval → collection traces-cli-\w+\): /.source +
+            /1 records, 1 stored, 0 duplicates, 0 refused$/.source,
+          'm',
+        ),
       );
       expect(r.stdout).toContain(
         '5 stored (5 graded, 0 of tasks not in the workspace), 0 duplicates, 0 refused; 0 issues',

@@ -157,7 +157,7 @@ describe.skipIf(!hasCorpus)('validating the 44 imported Claw-Eval tasks (../shar
 });
 
 describe.skipIf(!hasCorpus)('a re-import with changed content', () => {
-  it("sends the task back to unvalidated (the old version's report stays as history); an unchanged one keeps them", async () => {
+  it("sends the task back to unvalidated (the old version's report stays, as history); unchanged keeps", async () => {
     // Fixture paths are root-relative (T018 reads T017zh's tickets): the copy keeps a Claw-Eval root's layout.
     const root = tempDir();
     for (const id of ['T017zh_ticket_triage', 'T018_ticket_triage'])

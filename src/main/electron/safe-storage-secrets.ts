@@ -47,7 +47,10 @@ export function safeStorageSecrets(safe: SafeStorageLike, file: string): SecretS
   const unavailableReason = (): string | null => {
     if (!safe.isEncryptionAvailable()) return 'the OS keychain is not available to the app (Electron safeStorage)';
     if (safe.getSelectedStorageBackend?.() === 'basic_text')
-      return 'no OS keyring was found (gnome-keyring / kwallet); a key would only be obfuscated — use an environment variable';
+      return (
+        'no OS keyring was found (gnome-keyring / kwallet); a key would only be obfuscated — use an ' +
+        'environment variable'
+      );
     return null;
   };
 

@@ -82,10 +82,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let core: Core | undefined;
   const openCore = (): Core => {
     if (core) return core;
+    const fileFree = command.workspace === 'none';
     try {
       core = createCore({
-        workspacePath,
-        seedDemo: !flags.empty,
+        workspacePath: fileFree ? ':memory:' : workspacePath,
+        seedDemo: !fileFree && !flags.empty,
         env: io.env, // endpoint keys from the environment (key source env)
         ...(flags.verbose ? { logger: stderrLogger } : {}),
         ...io.coreOptions,
@@ -97,7 +98,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`coworkenv: ${message}\n`);
       throw new CliExit(1);
     }
-    if (core.created)
+    if (core.created && !fileFree)
       io.stderr(`coworkenv: created workspace ${workspacePath}${flags.empty ? '' : ' with the demo coverage plan'}\n`);
     return core;
   };

@@ -6,6 +6,7 @@ import { useAppStore } from './stores/app.store';
 // One chunk per page: the plan's first rows need neither the tasks page nor the jobs page.
 const CoveragePlanPage = lazy(() => import('./features/plan/CoveragePlanPage'));
 const TasksPage = lazy(() => import('./features/tasks/TasksPage'));
+const ExportPage = lazy(() => import('./features/export/ExportPage'));
 const JobsPage = lazy(() => import('./features/jobs/JobsPage'));
 const WorkspacePage = lazy(() => import('./features/workspace/WorkspacePage'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
@@ -14,6 +15,7 @@ const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
 const PAGES: { id: Page; label: string }[] = [
   { id: 'plan', label: 'Coverage plan' },
   { id: 'tasks', label: 'Tasks' },
+  { id: 'export', label: 'Export' },
   { id: 'jobs', label: 'Jobs' },
   { id: 'workspace', label: 'Workspace' },
   { id: 'settings', label: 'Settings' },
@@ -53,6 +55,7 @@ export function App() {
         <Suspense fallback={<p className="page hint">Loading…</p>}>
           {route.page === 'plan' && workspace && <CoveragePlanPage workspace={workspace} />}
           {route.page === 'tasks' && workspace && <TasksPage workspace={workspace} taskId={route.taskId ?? null} />}
+          {route.page === 'export' && <ExportPage />}
           {route.page === 'jobs' && <JobsPage />}
           {route.page === 'workspace' && <WorkspacePage />}
           {route.page === 'settings' && <SettingsPage />}

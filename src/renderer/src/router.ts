@@ -6,10 +6,10 @@ import { useSyncExternalStore } from 'react';
  * server needs no route table). The browser-mode token arrives once as #token=… and is taken out
  * by the transport before the router reads the hash.
  */
-export type Page = 'plan' | 'tasks' | 'jobs' | 'workspace' | 'settings';
+export type Page = 'plan' | 'tasks' | 'export' | 'jobs' | 'workspace' | 'settings';
 export type Route = { page: Page; taskId?: string };
 
-const PAGES: Page[] = ['plan', 'tasks', 'jobs', 'workspace', 'settings'];
+const PAGES: Page[] = ['plan', 'tasks', 'export', 'jobs', 'workspace', 'settings'];
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);

@@ -9,7 +9,8 @@ import { mutation, query } from './define';
 export const KeySource = z
   .enum(['keychain', 'env', 'none'])
   .describe(
-    'keychain: encrypted by the OS keychain (desktop app); env: an environment variable, by name; none: no key (local servers)',
+    'keychain: encrypted by the OS keychain (desktop app); env: an environment variable, by name; none: no key ' +
+      '(local servers)',
   );
 export type KeySource = z.infer<typeof KeySource>;
 
@@ -147,7 +148,8 @@ export type EndpointUpdateInput = z.input<typeof EndpointUpdateInput>;
 export const endpointsContract = {
   'endpoints.list': query({
     summary:
-      'Model endpoints (name, base URL, model, defaults, detected capabilities) with where each key comes from and whether it is present — never the key.',
+      'Model endpoints (name, base URL, model, defaults, detected capabilities) with where each key comes from and ' +
+      'whether it is present — never the key.',
     input: z.object({}),
     output: z.object({
       endpoints: z.array(Endpoint),
@@ -157,13 +159,15 @@ export const endpointsContract = {
   }),
   'endpoints.add': mutation({
     summary:
-      'Add a model endpoint. Key source: keychain (desktop app; pass key, encrypted by the OS keychain outside the workspace), env (an environment variable by name, default COWORKENV_KEY_<NAME>) or none.',
+      'Add a model endpoint. Key source: keychain (desktop app; pass key, encrypted by the OS keychain outside the ' +
+      'workspace), env (an environment variable by name, default COWORKENV_KEY_<NAME>) or none.',
     input: EndpointAddInput,
     output: Endpoint,
   }),
   'endpoints.update': mutation({
     summary:
-      "Change an endpoint's settings, key source or keychain key; last_test keeps an endpoints.test result and its detected capabilities.",
+      "Change an endpoint's settings, key source or keychain key; last_test keeps an endpoints.test result and its " +
+      'detected capabilities.',
     input: EndpointUpdateInput,
     output: Endpoint,
   }),
@@ -174,7 +178,9 @@ export const endpointsContract = {
   }),
   'endpoints.test': query({
     summary:
-      'Send one tiny chat request to an endpoint: latency, and whether tool calls and JSON mode work; tells unreachable, refused key (401/403) and unknown model (404) apart. Save the result with endpoints.update {last_test}.',
+      'Send one tiny chat request to an endpoint: latency, and whether tool calls and JSON mode work; tells ' +
+      'unreachable, refused key (401/403) and unknown model (404) apart. Save the result with endpoints.update ' +
+      '{last_test}.',
     input: z.object({ name: EndpointName }),
     output: EndpointTestResult,
   }),

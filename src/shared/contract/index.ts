@@ -11,6 +11,8 @@ import { trajectoriesContract } from './trajectories.contract';
 import { endpointsContract } from './endpoints.contract';
 import { lineageContract } from './lineage.contract';
 import { generationContract } from './generation.contract';
+import { exportContract } from './export.contract';
+import { runsContract } from './runs.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -25,6 +27,8 @@ export const contract = {
   ...endpointsContract,
   ...lineageContract,
   ...generationContract,
+  ...exportContract,
+  ...runsContract,
 } as const;
 
 export type Contract = typeof contract;

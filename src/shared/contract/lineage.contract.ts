@@ -25,7 +25,8 @@ export type LineageRound = z.infer<typeof LineageRound>;
 export const lineageContract = {
   'tasks.lineage': query({
     summary:
-      "How an LLM-generated task came to be: every prompt and answer, the validators' verdicts, the repair diff, endpoint, model, tokens and latency (empty for other tasks).",
+      "How an LLM-generated task came to be: every prompt and answer, the validators' verdicts, the repair diff, " +
+      'endpoint, model, tokens and latency (empty for other tasks).',
     input: z.object({ taskId: z.string().min(1) }),
     output: z.object({
       taskId: z.string(),

@@ -14,6 +14,16 @@ import {
   SlotSortField,
 } from './entities/slot';
 
+/** A plan grid row: the slot and its generation figures (SQL aggregates, so they move while a job runs). */
+export const PlanRow = Slot.extend({
+  /** Candidates generated for it, over every run. */
+  generated: z.number().int(),
+  /** Tasks linked to it that pass validation. */
+  valid: z.number().int(),
+  discarded: z.number().int(),
+});
+export type PlanRow = z.infer<typeof PlanRow>;
+
 const SlotChange = z.object({ id: SlotId, field: SlotFieldName, before: z.unknown(), after: z.unknown() });
 
 export const planContract = {
@@ -21,7 +31,7 @@ export const planContract = {
     summary: 'One page of coverage slots, sorted and filtered in SQL; total counts the filtered rows.',
     input: pageInput(SlotSortField),
     output: z.object({
-      rows: z.array(Slot),
+      rows: z.array(PlanRow),
       total: z.number().int(),
       /** Rows in the plan without the filter (first block only): the status bar's "filtered of total". */
       unfiltered: z.number().int().optional(),
@@ -29,7 +39,8 @@ export const planContract = {
   }),
   'plan.values': query({
     summary:
-      "A column's distinct values with their counts under the other filters (the set filter's checkbox list); services are counted per service.",
+      "A column's distinct values with their counts under the other filters (the set filter's checkbox list); " +
+      'services are counted per service.',
     input: valuesInput(SlotSortField),
     output: ValuesOutput,
   }),
@@ -40,13 +51,15 @@ export const planContract = {
   }),
   'plan.deleteWhere': mutation({
     summary:
-      'Delete every slot matching the filter (a filter is required). The rows are kept as a batch that plan.restoreDeleted puts back (undo).',
+      'Delete every slot matching the filter (a filter is required). The rows are kept as a batch that ' +
+      'plan.restoreDeleted puts back (undo).',
     input: gridFilterInput(SlotSortField),
     output: z.object({ batch: z.string(), deleted: z.number().int() }),
   }),
   'plan.restoreDeleted': mutation({
     summary:
-      'Put back a batch removed by plan.deleteWhere; a slot whose id was taken since is not written over (counted in conflicts).',
+      'Put back a batch removed by plan.deleteWhere; a slot whose id was taken since is not written over (counted ' +
+      'in conflicts).',
     input: z.object({ batch: z.string().min(1) }),
     output: z.object({ restored: z.number().int(), conflicts: z.number().int() }),
   }),
@@ -57,7 +70,8 @@ export const planContract = {
   }),
   'plan.stats': query({
     summary:
-      'Plan totals: slots, planned tasks, and planned tasks per service, difficulty and language — of the slots matching the filter, when one is given.',
+      'Plan totals: slots, planned tasks, and planned tasks per service, difficulty and language — of the slots ' +
+      'matching the filter, when one is given.',
     input: gridFilterInput(SlotSortField).default({ filters: [] }),
     output: z.object({
       slots: z.number().int(),
@@ -75,7 +89,8 @@ export const planContract = {
   'plan.update': mutation({
     summary:
       'Edit fields of slots (one cell or many, e.g. a fill-down). All edits are validated first; one invalid edit ' +
-      'writes nothing. An edit with `expected` (an undo) is skipped, and listed in `skipped`, when the cell no longer ' +
+      'writes nothing. An edit with `expected` (an undo) is skipped, and listed in `skipped`, when the cell no ' +
+      'longer ' +
       'holds that value or its slot is gone: another writer changed it since.',
     input: z.object({
       edits: z
@@ -119,6 +134,28 @@ export const planContract = {
         .max(10_000),
     }),
     output: z.object({ created: z.array(Slot), updated: z.array(z.object({ before: Slot, after: Slot })) }),
+  }),
+  'plan.exportCsv': query({
+    summary:
+      'The plan (or the slots matching the filter) as CSV, one page in id order: the header with the first page; ' +
+      'call again with afterId = nextAfterId until it is null.',
+    input: gridFilterInput(SlotSortField).extend({
+      afterId: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(50_000).default(10_000),
+    }),
+    output: z.object({ csv: z.string(), rows: z.number().int(), nextAfterId: SlotId.nullable() }),
+  }),
+  'plan.importCsv': mutation({
+    summary:
+      'Import slots from CSV text (header: id, family, services, category, difficulty, language, reference_date, ' +
+      'scenario, target_count, notes). A row whose id exists updates it, other rows are added. Every problem is ' +
+      'named file:line: field; one problem imports nothing.',
+    input: z.object({
+      csv: z.string().max(64 * 1024 * 1024),
+      /** The file's name, for messages. */
+      file: z.string().trim().min(1).max(500).default('plan.csv'),
+    }),
+    output: z.object({ created: z.number().int(), updated: z.number().int() }),
   }),
   'plan.loadDemo': mutation({
     summary: 'Add the built-in demo coverage plan (24+ slots over the 13 Claw-Eval services).',

@@ -126,7 +126,8 @@ export const tasksContract = {
   }),
   'tasks.versionDiff': query({
     summary:
-      "What changed in a task's fixtures between two versions (default: the version before): records added, removed, and each changed field with its before/after JSON text.",
+      "What changed in a task's fixtures between two versions (default: the version before): records added, " +
+      'removed, and each changed field with its before/after JSON text.',
     input: z.object({
       taskId: z.string().min(1),
       version: z.number().int().min(1),
@@ -157,7 +158,8 @@ export const tasksContract = {
   }),
   'tasks.revert': mutation({
     summary:
-      "Make a new version of a task whose fixtures equal an earlier version's (nothing is erased: the versions in between stay); the new version is validated.",
+      "Make a new version of a task whose fixtures equal an earlier version's (nothing is erased: the versions in " +
+      'between stay); the new version is validated.',
     input: z.object({ taskId: z.string().min(1), version: z.number().int().min(1) }),
     output: z.object({ version: z.number().int(), status: z.enum(['valid', 'invalid']) }),
   }),

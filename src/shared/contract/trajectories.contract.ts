@@ -17,7 +17,10 @@ const CollectionName = z
 export const trajectoriesContract = {
   'trajectories.import': job({
     summary:
-      'Import trajectory files (Claw-Eval trace JSONL, τ-bench results JSON, τ²-bench results JSON, OpenAI fine-tuning / messages JSONL, LLaMA-Factory sharegpt) in a worker, streaming: each record is graded when its task is in the workspace (else kept as external with its own reward); duplicates are skipped and counted; every bad record is reported with its file and line and the good ones are kept. Resumable.',
+      'Import trajectory files (Claw-Eval trace JSONL, τ-bench results JSON, τ²-bench results JSON, OpenAI ' +
+      'fine-tuning / messages JSONL, LLaMA-Factory sharegpt) in a worker, streaming: each record is graded when ' +
+      'its task is in the workspace (else kept as external with its own reward); duplicates are skipped and ' +
+      'counted; every bad record is reported with its file and line and the good ones are kept. Resumable.',
     input: z.object({
       /** Files, or folders (their .json / .jsonl files, recursively, in name order). */
       paths: z.array(z.string().min(1)).min(1).max(10_000),
@@ -44,7 +47,9 @@ export const trajectoriesContract = {
   }),
   'trajectories.importTrace': mutation({
     summary:
-      'Store one Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in the workspace (else kept as external, with a warning). The same trace again in the same collection is a duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
+      'Store one Claw-Eval trace (JSONL text) as a trajectory, graded with the shared grader when its task is in ' +
+      'the workspace (else kept as external, with a warning). The same trace again in the same collection is a ' +
+      'duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
     input: z.object({
       traceJsonl: TraceText,
       taskId: z.string().min(1).optional(),
@@ -62,25 +67,30 @@ export const trajectoriesContract = {
   }),
   'trajectories.list': query({
     summary:
-      'One page of stored trajectories, sorted and filtered in SQL (indexed columns walk their index); total counts the filtered rows.',
+      'One page of stored trajectories, sorted and filtered in SQL (indexed columns walk their index); total ' +
+      'counts the filtered rows.',
     input: pageInput(TrajectorySortField),
     output: z.object({ rows: z.array(TrajectoryRow), total: z.number().int() }),
   }),
   'trajectories.get': query({
     summary:
-      'One stored trajectory: its row, the canonical Trajectory (read from the stored source record; free-form floats as plain numbers) and its grade (null when not graded).',
+      'One stored trajectory: its row, the canonical Trajectory (read from the stored source record; free-form ' +
+      'floats as plain numbers) and its grade (null when not graded).',
     input: z.object({ id: z.number().int() }),
     output: z.object({ row: TrajectoryRow, trajectory: Trajectory, grade: GradeResult.nullable() }),
   }),
   'trajectories.exportTrace': query({
     summary:
-      'The Claw-Eval trace JSONL of a stored trajectory: byte-identical to the imported trace, or written from a trajectory made in the app.',
+      'The Claw-Eval trace JSONL of a stored trajectory: byte-identical to the imported trace, or written from a ' +
+      'trajectory made in the app.',
     input: z.object({ id: z.number().int() }),
     output: z.object({ traceJsonl: z.string() }),
   }),
   'trajectories.search': query({
     summary:
-      'Full-text search over message text (user and assistant text, reasoning, tool calls, tool errors): matching ids, best first, each with a snippet. mode "words" finds rows holding every word (prefix with a trailing *); mode "fts" takes SQLite FTS5 query syntax (phrases, OR, NOT, NEAR).',
+      'Full-text search over message text (user and assistant text, reasoning, tool calls, tool errors): matching ' +
+      'ids, best first, each with a snippet. mode "words" finds rows holding every word (prefix with a trailing ' +
+      '*); mode "fts" takes SQLite FTS5 query syntax (phrases, OR, NOT, NEAR).',
     input: z.object({
       query: z.string().min(1).max(1000),
       mode: z.enum(['words', 'fts']).default('words'),
@@ -101,13 +111,15 @@ export const trajectoriesContract = {
   }),
   'trajectories.delete': mutation({
     summary:
-      'Delete stored trajectories (their bodies and search entries go with them); supersession is recomputed for their tasks.',
+      'Delete stored trajectories (their bodies and search entries go with them); supersession is recomputed for ' +
+      'their tasks.',
     input: z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }),
     output: z.object({ deleted: z.number().int() }),
   }),
   'trajectories.collections': query({
     summary:
-      'Every collection: its trajectories, tasks, superseded rows and the collections it supersedes (for grid filters).',
+      'Every collection: its trajectories, tasks, superseded rows and the collections it supersedes (for grid ' +
+      'filters).',
     input: z.object({}).default({}),
     output: z.array(
       z.object({

@@ -38,7 +38,9 @@ export type ChatRequest = {
 
 export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
-/** One HTTP attempt: its status (null for a transport error), what went wrong, how long it took and the wait before it. */
+/**
+ * One HTTP attempt: its status (null for a transport error), what went wrong, how long it took and the wait before it.
+ */
 export type Attempt = {
   attempt: number;
   status: number | null;
@@ -47,7 +49,13 @@ export type Attempt = {
   waited_ms: number;
 };
 
-export type AssistantMessage = { role: 'assistant'; content: string | null; tool_calls: ToolCall[] };
+export type AssistantMessage = {
+  role: 'assistant';
+  content: string | null;
+  tool_calls: ToolCall[];
+  /** Thinking models' reasoning (`reasoning_content`, or OpenRouter's `reasoning`); absent when none. */
+  reasoning?: string;
+};
 
 export type ChatResult = {
   message: AssistantMessage;

@@ -48,6 +48,8 @@ const Completion = z.object({
         finish_reason: z.string().nullable().optional(),
         message: z.object({
           content: z.string().nullable().optional(),
+          reasoning_content: z.string().nullable().optional(),
+          reasoning: z.string().nullable().optional(),
           tool_calls: z
             .array(
               z.object({
@@ -162,7 +164,8 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
             label,
             typeof raw === 'string'
               ? `the answer is not JSON (starts with ${JSON.stringify(raw.slice(0, 60))})`
-              : `the answer is not a chat completion (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message})`,
+              : `the answer is not a chat completion (${parsed.error.issues[0]?.path.join('.') || 'body'}: ` +
+                  `${parsed.error.issues[0]?.message})`,
           );
         attempts.push({ attempt: n, status: 200, error: null, latency_ms: Date.now() - began, waited_ms: waited });
         return toResult(parsed.data, attempts, Date.now() - start);
@@ -181,7 +184,8 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
           throw new ModelError(
             err.kind,
             label,
-            `${err.detail}; the server asks to wait ${Math.ceil(err.retryAfterMs / 1000)} s, more than the ${Math.round(policy.retryAfterCapMs / 1000)} s cap — try later`,
+            `${err.detail}; the server asks to wait ${Math.ceil(err.retryAfterMs / 1000)} s, more than the ` +
+              `${Math.round(policy.retryAfterCapMs / 1000)} s cap — try later`,
             err.status,
             attempts,
             err.retryAfterMs,
@@ -210,8 +214,14 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
       },
     }));
     const u = c.usage;
+    const reasoning = choice.message.reasoning_content || choice.message.reasoning;
     return {
-      message: { role: 'assistant', content: choice.message.content ?? null, tool_calls: calls },
+      message: {
+        role: 'assistant',
+        content: choice.message.content ?? null,
+        tool_calls: calls,
+        ...(reasoning ? { reasoning } : {}),
+      },
       finishReason: choice.finish_reason ?? null,
       usage: u
         ? {

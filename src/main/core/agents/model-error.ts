@@ -102,7 +102,8 @@ export function classify(
       return new ModelError(
         'not_found',
         ep,
-        `HTTP 404: the model "${ep.model}" is not served there, or the base URL's path is wrong (most servers end in /v1) — ${said}`,
+        `HTTP 404: the model "${ep.model}" is not served there, or the base URL's path is wrong (most servers end ` +
+          `in /v1) — ${said}`,
         s,
       );
     if (s === 429)

@@ -139,12 +139,14 @@ export function deleteWhere(db: WriteDb, t: Table, q: GridFilter): { batch: stri
   const obj = `json_object(${cols.map((c) => `'${c}', ${c}`).join(', ')})`;
   prepareCached(
     db,
-    `INSERT INTO grid_trash (batch, table_name, row, deleted_at) SELECT ?, ?, ${obj}, strftime('%Y-%m-%dT%H:%M:%fZ') FROM ${t.table} ${where.sql}`,
+    `INSERT INTO grid_trash (batch, table_name, row, deleted_at) SELECT ?, ?, ${obj}, ` +
+      `strftime('%Y-%m-%dT%H:%M:%fZ') FROM ${t.table} ${where.sql}`,
   ).run(batch, t.table, ...where.params);
   const deleted = prepareCached(db, `DELETE FROM ${t.table} ${where.sql}`).run(...where.params).changes;
   prepareCached(
     db,
-    `DELETE FROM grid_trash WHERE table_name = ? AND batch NOT IN (SELECT batch FROM grid_trash WHERE table_name = ? GROUP BY batch ORDER BY max(rowid) DESC LIMIT ${TRASH_KEEP})`,
+    `DELETE FROM grid_trash WHERE table_name = ? AND batch NOT IN (SELECT batch FROM grid_trash WHERE table_name = ` +
+      `? GROUP BY batch ORDER BY max(rowid) DESC LIMIT ${TRASH_KEEP})`,
   ).run(t.table, t.table);
   return { batch, deleted };
 }
@@ -157,7 +159,8 @@ export function restoreDeleted(db: WriteDb, t: Table, batch: string): { restored
   const cols = t.select.split(',').map((c) => c.trim());
   const restored = prepareCached(
     db,
-    `INSERT OR IGNORE INTO ${t.table} (${cols.join(', ')}) SELECT ${cols.map((c) => `row ->> '$.${c}'`).join(', ')} FROM grid_trash WHERE batch = ? AND table_name = ?`,
+    `INSERT OR IGNORE INTO ${t.table} (${cols.join(', ')}) SELECT ${cols.map((c) => `row ->> '$.${c}'`).join(', ')}` +
+      ` FROM grid_trash WHERE batch = ? AND table_name = ?`,
   ).run(batch, t.table).changes;
   const inBatch = count(db, 'SELECT count(*) AS n FROM grid_trash WHERE batch = ? AND table_name = ?', [
     batch,

@@ -157,7 +157,8 @@ function quickSearch(text: string, search: QuickSearch): Where {
   const parts = search.like.map((c) => `${c} LIKE ? ESCAPE '\\'`);
   const params: unknown[] = search.like.map(() => pattern);
   if (search.fts) {
-    // The trigram tokenizer needs three characters; shorter text (two Chinese characters) reads the FTS content by LIKE.
+    // The trigram tokenizer needs three characters; shorter text (two Chinese characters) reads the FTS content by
+    // LIKE.
     if ([...words].length >= 3) {
       parts.push(`rowid IN (SELECT rowid FROM ${search.fts.table} WHERE ${search.fts.table} MATCH ?)`);
       params.push(`"${words.replace(/"/g, '""')}"`);

@@ -87,12 +87,16 @@ async function diagnose404(client: ModelClient, err: ModelError) {
     if (models.includes(model))
       return {
         problem: 'model_not_found' as const,
-        message: `${err.message} — the server lists "${model}", so the chat path is wrong: check the base URL (most end in /v1)`,
+        message:
+          `${err.message} — the server lists "${model}", so the chat path is wrong: check the base URL ` +
+          `(most end in /v1)`,
       };
     const shown = models.length ? models.slice(0, 20).join(', ') : 'none';
     return {
       problem: 'model_not_found' as const,
-      message: `endpoint "${client.endpoint.name}": the model "${model}" is not served at ${client.endpoint.baseUrl}; it serves: ${shown}`,
+      message:
+        `endpoint "${client.endpoint.name}": the model "${model}" is not served at ` +
+        `${client.endpoint.baseUrl}; it serves: ${shown}`,
       models: models.slice(0, 200),
     };
   } catch {
@@ -124,7 +128,8 @@ async function probeTools(client: ModelClient): Promise<Probe> {
     return {
       status: 'unsupported',
       detail:
-        'offered a tool, the model answered in text instead — the server may need tool parsing turned on (vLLM: --enable-auto-tool-choice --tool-call-parser …)',
+        'offered a tool, the model answered in text instead — the server may need tool parsing turned on (vLLM: ' +
+        '--enable-auto-tool-choice --tool-call-parser …)',
     };
   } catch (err) {
     return refused(err, 'tools');

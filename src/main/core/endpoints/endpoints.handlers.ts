@@ -35,7 +35,8 @@ function keyFields(
     // Never echo the value: it may be a real key given in the wrong place.
     throw bad(
       source === 'env'
-        ? `a key was given but the key source is env: keys of env endpoints are not stored; set ${keyEnv ?? defaultKeyEnv(name)} instead`
+        ? `a key was given but the key source is env: keys of env endpoints are not stored; set ` +
+            `${keyEnv ?? defaultKeyEnv(name)} instead`
         : 'a key was given but the key source is none',
       'key',
     );

@@ -26,7 +26,8 @@ type Raw = Omit<EndpointRow, 'json_mode' | 'tool_calls' | 'last_test'> & {
 };
 
 const COLUMNS =
-  'name, base_url, model, key_source, key_env, temperature, max_tokens, timeout_ms, json_mode, tool_calls, last_test, created_at, updated_at';
+  'name, base_url, model, key_source, key_env, temperature, max_tokens, timeout_ms, json_mode, tool_calls, ' +
+  'last_test, created_at, updated_at';
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
 const int = (v: boolean | null) => (v === null ? null : v ? 1 : 0);

@@ -1,42 +1,21 @@
 import { prepareCached, type WriteDb } from '../db/sqlite';
 import type { JobDefinition } from '../jobs/job-definition';
-import type { JobResult } from '../jobs/job-registry';
 import { storeTaskSpec } from '../tasks/spec-store';
 import { validationWriter } from '../validation/validation.repo';
-import { generationRepo, generationWriter } from './generation.repo';
-import type { GenSlot } from './procedural/families/family';
+import { generationWriter } from './generation.repo';
+import { runLlmGeneration } from './llm/llm-job';
+import {
+  type GenerationJobInput,
+  type GenerationResult,
+  type GenerationUnit,
+  locator,
+  runSummary,
+  totalCandidates,
+} from './run-shape';
+
+export type { GenerationJobInput, GenerationUnit } from './run-shape';
 import { draftOne, taskIdFor } from './procedural/generate';
 import { type CandidateResult, validatedCandidate } from './validated';
-
-/** A slot's share of a run: candidates at indexes start … start+count−1 (the slot is a snapshot taken at start). */
-export type GenerationUnit = { slot: GenSlot & { id: number }; start: number; count: number };
-
-/** Resolved by generation.run's handler; a resumed job re-reads it, so it makes exactly the same candidates. */
-export type GenerationJobInput = {
-  generator: 'procedural';
-  seed: number;
-  batchSize: number;
-  units: GenerationUnit[];
-  problems: string[];
-};
-
-/** Candidate n of the run → its unit and index (binary search over the units' running totals). */
-function locator(units: GenerationUnit[]) {
-  const ends: number[] = [];
-  let sum = 0;
-  for (const u of units) ends.push((sum += u.count));
-  return (n: number) => {
-    let lo = 0;
-    let hi = ends.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ends[mid]! > n) hi = mid;
-      else lo = mid + 1;
-    }
-    const u = units[lo]!;
-    return { unit: u, index: u.start + n - (ends[lo]! - u.count) };
-  };
-}
 
 function candidate(input: GenerationJobInput, unit: GenerationUnit, index: number, now: () => string): CandidateResult {
   try {
@@ -54,7 +33,8 @@ function candidate(input: GenerationJobInput, unit: GenerationUnit, index: numbe
  * spec itself, so it is not stored twice); every candidate leaves its outcome row.
  */
 function commit(db: WriteDb, input: GenerationJobInput, unit: GenerationUnit, r: CandidateResult, now: string): void {
-  if (!prepareCached(db, 'SELECT 1 FROM coverage_slots WHERE id = ?').get(unit.slot.id)) return; // the slot was deleted meanwhile
+  // the slot was deleted meanwhile
+  if (!prepareCached(db, 'SELECT 1 FROM coverage_slots WHERE id = ?').get(unit.slot.id)) return;
   const failed = r.rounds.at(-1)?.verdicts.find((v) => v.status === 'fail')?.validator ?? null;
   if (r.spec) {
     storeTaskSpec(db, r.spec, {
@@ -82,10 +62,11 @@ function commit(db: WriteDb, input: GenerationJobInput, unit: GenerationUnit, r:
   });
 }
 
-export const generationJob: JobDefinition<GenerationJobInput, JobResult<'generation.run'>> = {
-  total: (input) => input.units.reduce((s, u) => s + u.count, 0),
+export const generationJob: JobDefinition<GenerationJobInput, GenerationResult> = {
+  total: totalCandidates,
   run(ctx, input) {
-    const total = this.total(input);
+    if (input.generator === 'llm') return runLlmGeneration(ctx, input);
+    const total = totalCandidates(input);
     const at = locator(input.units);
     for (let from = ctx.resumeFrom; from < total; from += input.batchSize) {
       const to = Math.min(total, from + input.batchSize);
@@ -101,24 +82,11 @@ export const generationJob: JobDefinition<GenerationJobInput, JobResult<'generat
           for (const { unit, r } of batch) commit(db, input, unit, r, now);
         },
         to,
-        `${to} of ${total} candidates (last batch: ${n('valid')} valid, ${n('repaired')} repaired, ${n('discarded')} discarded)`,
+        `${to} of ${total} candidates (last batch: ${n('valid')} valid, ${n('repaired')} repaired, ` +
+          `${n('discarded')} discarded)`,
         ['tasks', 'validation_reports', 'generation_candidates'],
       );
     }
-    // Counted from the workspace: a resumed job did not see the batches committed before it.
-    const repo = generationRepo(ctx.db);
-    const sum = { validFirstTime: 0, repaired: 0, discarded: 0 };
-    for (const u of input.units) {
-      const o = repo.outcomes(u.slot.id, input.seed, u.start, u.start + u.count);
-      sum.validFirstTime += o.valid;
-      sum.repaired += o.repaired;
-      sum.discarded += o.discarded;
-    }
-    return {
-      slots: input.units.length,
-      candidates: sum.validFirstTime + sum.repaired + sum.discarded,
-      ...sum,
-      problems: input.problems,
-    };
+    return runSummary(ctx.db, input);
   },
 };

@@ -4,6 +4,8 @@ import { generateGridJob } from '../plan/generate-grid.job';
 import { validationJob } from '../validation/validation.job';
 import { generationJob } from '../generation/generation.job';
 import { importJob } from '../trajectories/import/import.job';
+import { clawEvalExportJob, rlExportJob, sftExportJob } from '../export/workspace/export.jobs';
+import { runJob } from '../runs/run.job';
 import type { HelperName, JobDefinition, JobHelper } from './job-definition';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 
@@ -20,6 +22,10 @@ export const JOB_DEFINITIONS = {
   'validation.run': validationJob,
   'generation.run': generationJob,
   'trajectories.import': importJob,
+  'export.sft': sftExportJob,
+  'export.rl': rlExportJob,
+  'export.clawEval': clawEvalExportJob,
+  'runs.start': runJob,
 } satisfies { [N in JobName]: JobDefinition<never, JobResult<N>> };
 
 export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]['run']>[1];

@@ -8,6 +8,8 @@ import type { ReadDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import type { HandlerMap } from '../lib/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
+import { generationRepo } from '../generation/generation.repo';
+import { exportCsvPage, importCsv } from './plan-csv';
 
 const issuesOf = (err: z.ZodError, prefix: (string | number)[]): Issue[] =>
   err.issues.map((i) => ({
@@ -45,7 +47,20 @@ const mustGet = (ctx: { db: ReadDb }, id: number): Slot => {
 };
 
 export const planHandlers = {
-  'plan.list': (input, ctx) => slotsRepo(ctx.db).list(input),
+  'plan.list': (input, ctx) => {
+    const page = slotsRepo(ctx.db).list(input);
+    // The page's generation figures in three grouped index reads (generation.slotCounts).
+    const counts = new Map(
+      generationRepo(ctx.db)
+        .slotCounts(page.rows.map((r) => r.id))
+        .map((c) => [c.slotId, c]),
+    );
+    const rows = page.rows.map((r) => {
+      const c = counts.get(r.id);
+      return { ...r, generated: c?.generated ?? 0, valid: c?.validTasks ?? 0, discarded: c?.discarded ?? 0 };
+    });
+    return { ...page, rows };
+  },
   'plan.get': (input, ctx) => mustGet(ctx, input.id),
   'plan.stats': (input, ctx) => slotsRepo(ctx.db).stats(input),
   'plan.values': (input, ctx) => pagedValues(ctx.db, SLOT_TABLE, input.field, input),
@@ -179,6 +194,13 @@ export const planHandlers = {
     }
     ctx.touch('coverage_slots', [...created.map((s) => s.id), ...updated.map((u) => u.after.id)]);
     return { created, updated };
+  },
+
+  'plan.exportCsv': (input, ctx) => exportCsvPage(ctx.db, input, input.afterId, input.limit),
+  'plan.importCsv': (input, ctx) => {
+    const r = importCsv(ctx.db, input.file, input.csv, ctx.now());
+    if (r.ids.length) ctx.touch('coverage_slots', r.ids);
+    return { created: r.created, updated: r.updated };
   },
 
   'plan.loadDemo': (_input, ctx) => {

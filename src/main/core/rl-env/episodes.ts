@@ -92,7 +92,8 @@ export class EpisodeStore {
       throw new EnvRequestError(
         409,
         'package_mismatch',
-        `this server serves package ${this.pkg.packageId}; the request is for package ${String(body.package_id)} (start the server on that package)`,
+        `this server serves package ${this.pkg.packageId}; the request is for package ${String(body.package_id)} ` +
+          `(start the server on that package)`,
       );
     const seed = body.seed ?? 0;
     if (!isInt(seed)) throw bad('seed: an integer is expected');
@@ -111,7 +112,8 @@ export class EpisodeStore {
       throw new EnvRequestError(
         503,
         'too_many_episodes',
-        `${this.episodes.size} episodes are open (the limit): close finished episodes, or start the server with a higher limit`,
+        `${this.episodes.size} episodes are open (the limit): close finished episodes, or start the server with a ` +
+          `higher limit`,
       );
     const at = clock;
     const env = environmentForSpec(task.spec, task.fixtures, () => at, {

@@ -56,7 +56,8 @@ export function loadRlPackage(dir: string): LoadedPackage {
   if (!m.success) {
     const i = m.error.issues[0]!;
     throw new PackageError(
-      `${abs}/manifest.json: field ${i.path.join('.') || '(top level)'}: ${i.message} (not a ${RL_PACKAGE_FORMAT} v${RL_PACKAGE_VERSION} manifest)`,
+      `${abs}/manifest.json: field ${i.path.join('.') || '(top level)'}: ${i.message} (not a ${RL_PACKAGE_FORMAT} v` +
+        `${RL_PACKAGE_VERSION} manifest)`,
     );
   }
   const hashes = new Map(m.data.files.map((f) => [f.path, f.sha256]));

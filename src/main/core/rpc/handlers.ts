@@ -10,6 +10,8 @@ import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
 import { generationHandlers } from '../generation/generation.handlers';
+import { exportHandlers } from '../export/workspace/export.handlers';
+import { runsHandlers } from '../runs/runs.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -24,4 +26,6 @@ export const handlers: HandlerMap = {
   ...endpointsHandlers,
   ...lineageHandlers,
   ...generationHandlers,
+  ...exportHandlers,
+  ...runsHandlers,
 };

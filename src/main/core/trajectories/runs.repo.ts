@@ -79,7 +79,8 @@ export function runsRepo(db: ReadDb) {
     storedCounts(runId: number): { external: number; graded: number; superseded: number } {
       return prepareCached(
         db,
-        'SELECT coalesce(sum(external), 0) AS external, coalesce(sum(graded), 0) AS graded, coalesce(sum(superseded), 0) AS superseded FROM trajectories WHERE run_id = ?',
+        'SELECT coalesce(sum(external), 0) AS external, coalesce(sum(graded), 0) AS graded, ' +
+          'coalesce(sum(superseded), 0) AS superseded FROM trajectories WHERE run_id = ?',
       ).get(runId) as { external: number; graded: number; superseded: number };
     },
   };
@@ -107,7 +108,8 @@ export function runsWriter(db: WriteDb) {
     }): number {
       const { lastInsertRowid } = prepareCached(
         db,
-        `INSERT INTO runs (name, agent_kind, agent_label, collection, state, job_id, selection, settings, created_at, started_at)
+        `INSERT INTO runs (name, agent_kind, agent_label, collection, state, job_id, selection, settings, ` +
+          `created_at, started_at)
          VALUES (?, 'imported', ?, ?, 'running', ?, ?, ?, ?, ?)`,
       ).run(
         r.name,
@@ -122,7 +124,8 @@ export function runsWriter(db: WriteDb) {
       const id = Number(lastInsertRowid);
       const add = prepareCached(
         db,
-        'INSERT INTO run_files (run_id, idx, path, format, collection, size, mtime_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO run_files (run_id, idx, path, format, collection, size, mtime_ms, error) VALUES (?, ?, ?, ?, ' +
+          '?, ?, ?, ?)',
       );
       r.files.forEach((f, idx) => add.run(id, idx, f.path, f.format, f.collection, f.size, f.mtimeMs, f.error));
       return id;
@@ -146,7 +149,8 @@ export function runsWriter(db: WriteDb) {
       );
       prepareCached(
         db,
-        'UPDATE runs SET planned = planned + ?, stored = stored + ?, skipped = skipped + ?, failed = failed + ? WHERE id = ?',
+        'UPDATE runs SET planned = planned + ?, stored = stored + ?, skipped = skipped + ?, failed = failed + ? ' +
+          'WHERE id = ?',
       ).run(d.records, d.stored, d.duplicates, d.refused, runId);
     },
     addIssue(runId: number, i: ImportIssue, now: string): void {

@@ -83,13 +83,17 @@ export function trajectoriesWriter(db: WriteDb) {
       const id = Number(res.lastInsertRowid);
       prepareCached(
         db,
-        'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ' +
+          '?, ?, ?, ?, ?, ?)',
       ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
       prepareCached(db, 'INSERT INTO trajectories_fts (rowid, text) VALUES (?, ?)').run(id, r.searchText);
       return { id, duplicate: false, trial };
     },
 
-    /** Deletes rows (bodies cascade; the FTS trigger takes them out of search); answers the tasks they held per collection. */
+    /**
+     * Deletes rows (bodies cascade; the FTS trigger takes them out of search); answers the tasks they held per
+     * collection.
+     */
     delete(ids: readonly number[]): { deleted: number; touched: { collection: string; task_id: string }[] } {
       const touched = new Map<string, { collection: string; task_id: string }>();
       let deleted = 0;

@@ -53,7 +53,8 @@ export const trajectoriesHandlers = {
     if (row.source_format === 'studio') return { traceJsonl: writeTrace(loadTrajectory(ctx.db, 'studio', body)) };
     throw new AppError(
       'CONFLICT',
-      `trajectory ${input.id} was imported from ${row.source_format}, not from a Claw-Eval trace; trajectories.get gives it in the canonical shape`,
+      `trajectory ${input.id} was imported from ${row.source_format}, not from a Claw-Eval trace; trajectories.get ` +
+        `gives it in the canonical shape`,
     );
   },
   'trajectories.search': (input, ctx) => {

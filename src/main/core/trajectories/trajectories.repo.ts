@@ -46,7 +46,10 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
 };
 
 const COLS =
-  'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, source_reward, source_success, trace_id, external, valid, superseded, superseded_by, include_override, bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, safety, robustness, score, passed, graded, checks_origin, created_at';
+  'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, source_reward, ' +
+  'source_success, trace_id, external, valid, superseded, superseded_by, include_override, bucket, message_count, ' +
+  'tool_call_count, char_count, tokens, duration_ms, error, completion, safety, robustness, score, passed, graded, ' +
+  'checks_origin, created_at';
 type Raw = Record<string, unknown>;
 const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>

@@ -17,7 +17,8 @@ export function validationRepo(db: ReadDb) {
     rounds(taskId: string): ValidationRound[] {
       const rows = prepareCached(
         db,
-        'SELECT task_version, round, valid, verdicts, diff, created_at FROM validation_reports WHERE task_id = ? ORDER BY task_version, round',
+        'SELECT task_version, round, valid, verdicts, diff, created_at FROM validation_reports WHERE task_id = ? ' +
+          'ORDER BY task_version, round',
       ).all(taskId) as {
         task_version: number;
         round: number;

@@ -70,7 +70,8 @@ export const endpointsAddCommand = defineCommand({
   summary: 'add a model endpoint (OpenAI-compatible); its key from an environment variable, or none',
   options: SETTINGS,
   details: [
-    'Example: coworkenv endpoints add local-qwen --base-url http://127.0.0.1:8000/v1 --model qwen3-8b --key-source none',
+    'Example: coworkenv endpoints add local-qwen --base-url http://127.0.0.1:8000/v1 --model qwen3-8b --key-source ' +
+      'none',
     'The key itself is never stored in the workspace: set the variable (default COWORKENV_KEY_<NAME>) where you run.',
   ],
   async run({ positionals, flags }, ctx) {

@@ -8,8 +8,20 @@ import {
   endpointsUpdateCommand,
 } from './endpoints.command';
 import { envReplayCommand } from './env.command';
+import { envServeCommand } from './env-serve.command';
+import {
+  exportClawEvalCommand,
+  exportDiffCommand,
+  exportLintCommand,
+  exportRlCommand,
+  exportSftCommand,
+} from './export.command';
+import { generateCommand } from './generate.command';
 import { gradeCommand } from './grade.command';
+import { planExportCsvCommand, planImportCsvCommand } from './plan.command';
 import { proceduresCommand } from './procedures.command';
+import { reportCommand } from './report.command';
+import { runCommand } from './run.command';
 import { serveCommand } from './serve.command';
 import { servicesServeCommand } from './services.command';
 import { tasksImportCommand } from './tasks.command';
@@ -25,11 +37,22 @@ export const COMMANDS: readonly Command[] = [
   tasksImportCommand,
   envReplayCommand,
   servicesServeCommand,
+  planImportCsvCommand,
+  planExportCsvCommand,
+  generateCommand,
   validateCommand,
   gradeCommand,
   trajectoriesImportCommand,
   tracesImportCommand,
   tracesExportCommand,
+  exportSftCommand,
+  exportRlCommand,
+  exportClawEvalCommand,
+  exportDiffCommand,
+  exportLintCommand,
+  envServeCommand,
+  runCommand,
+  reportCommand,
   endpointsAddCommand,
   endpointsListCommand,
   endpointsTestCommand,

@@ -4,7 +4,8 @@ import { defineCommand, str, strs, type CommandArgs, type RunContext } from '../
 
 const FORMATS = ['auto', 'claw-eval', 'tau-bench', 'tau2', 'openai-jsonl', 'sharegpt'];
 const USAGE =
-  'trajectories import <file or folder>… [--format auto|claw-eval|tau-bench|tau2|openai-jsonl|sharegpt] [--collection NAME] [--supersedes NAME]… [--task ID] [--agent LABEL]';
+  'trajectories import <file or folder>… [--format auto|claw-eval|tau-bench|tau2|openai-jsonl|sharegpt] ' +
+  '[--collection NAME] [--supersedes NAME]… [--task ID] [--agent LABEL]';
 
 /**
  * `trajectories import <file…>`: the trajectories.import job, its progress on stderr, then one line
@@ -61,8 +62,10 @@ async function render(ctx: RunContext, r: ImportResult): Promise<void> {
     offset += issues.length;
   }
   ctx.out(
-    `${r.stored} stored (${r.graded} graded, ${r.external} of tasks not in the workspace), ${r.duplicates} duplicates, ${r.refused} refused` +
-      `${r.superseded ? `, ${r.superseded} superseded` : ''}; ${r.issueCount} issue${r.issueCount === 1 ? '' : 's'} (run ${r.runId})\n`,
+    `${r.stored} stored (${r.graded} graded, ${r.external} of tasks not in the workspace), ${r.duplicates} ` +
+      `duplicates, ${r.refused} refused` +
+      `${r.superseded ? `, ${r.superseded} superseded` : ''}; ${r.issueCount} issue` +
+      `${r.issueCount === 1 ? '' : 's'} (run ${r.runId})\n`,
   );
 }
 

@@ -7,6 +7,7 @@ import {
   type Slot,
   type SlotField,
 } from '../../../shared/contract/entities/slot';
+import type { PlanRow } from '../../../shared/contract/plan.contract';
 import { SelectEditor } from './SelectEditor';
 import { SetFilter } from './SetFilter';
 
@@ -108,6 +109,19 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
       ...edit('target_count'),
       valueParser: (p) => p.newValue,
     },
+    // Generation figures next to the target: SQL aggregates of plan.list, not editable or sortable.
+    ...(['generated', 'valid', 'discarded'] as const).map(
+      (k): ColDef<Slot> => ({
+        colId: k,
+        headerName: k === 'generated' ? 'Generated' : k === 'valid' ? 'Valid' : 'Discarded',
+        width: 100,
+        sortable: false,
+        filter: false,
+        valueGetter: (p) => (p.data as PlanRow | undefined)?.[k],
+        cellClass: k === 'valid' ? 'count-valid' : 'count',
+        cellClassRules: { 'below-target': (p) => k === 'valid' && !!p.data && (p.value ?? 0) < p.data.target_count },
+      }),
+    ),
     {
       field: 'notes',
       headerName: HEADERS.notes,

@@ -6,7 +6,10 @@ import { z } from 'zod';
  * and the manifest every export writes. The trajectories themselves are the canonical Trajectory.
  */
 
-/** The trainers we write for: TRL messages (§3.1), OpenAI fine-tuning (§3.2), LLaMA-Factory sharegpt (§3.3), verl SFT parquet (§3.4). */
+/**
+ * The trainers we write for: TRL messages (§3.1), OpenAI fine-tuning (§3.2), LLaMA-Factory sharegpt (§3.3), verl SFT
+ * parquet (§3.4).
+ */
 export const SftDialect = z.enum(['trl', 'openai', 'llamafactory', 'verl']);
 export type SftDialect = z.infer<typeof SftDialect>;
 
@@ -17,7 +20,10 @@ export const AdmittableBucket = z.enum(['KEEP', 'TRIVIAL', 'UNSOLVABLE', 'UNBUCK
 export type AdmittableBucket = z.infer<typeof AdmittableBucket>;
 
 const Id = z.union([z.string(), z.number()]);
-/** Where a record came from, carried into the manifest as given: slot → task version → run → trajectory → bucket decision. */
+/**
+ * Where a record came from, carried into the manifest as given: slot → task version → run → trajectory → bucket
+ * decision.
+ */
 export const SftLineage = z.looseObject({
   slotId: Id.nullable().optional(),
   taskVersion: Id.nullable().optional(),
@@ -42,6 +48,8 @@ export const SftRecordMeta = z.object({
   completion: z.number().nullable().default(null),
   pool: z.string().default('mixed'),
   bucket: SftBucket.nullable().default(null),
+  /** Curation's per-trajectory override: include admits it whatever its bucket, exclude leaves it out. */
+  includeOverride: z.enum(['include', 'exclude']).nullable().default(null),
   /** Normalised task prefix for the TRIVIAL rule; null → derived from taskId with options.trivialPrefixPattern. */
   taskPrefix: z.string().nullable().default(null),
   /** False for invalid rollouts (infrastructure error, grader crash): never exported. */
@@ -74,7 +82,9 @@ export const SftConverterRules = z.object({
 });
 export type SftConverterRules = z.infer<typeof SftConverterRules>;
 
-/** Reasoning export policy (§1.3): dropped by default; a template key (TRL, verl) or thought markers (LLaMA-Factory). */
+/**
+ * Reasoning export policy (§1.3): dropped by default; a template key (TRL, verl) or thought markers (LLaMA-Factory).
+ */
 export const SftReasoning = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('drop') }),
   z.object({ mode: z.literal('key'), key: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) }),
@@ -102,13 +112,19 @@ export const SftOptions = z.object({
   converter: SftConverterRules.default(SftConverterRules.parse({})),
   trivialPrefixPattern: z.string().default(DEFAULT_PREFIX_PATTERN),
   reasoning: SftReasoning.default({ mode: 'drop' }),
-  /** LLaMA-Factory has no slot for text beside a tool call (§3.3 rule 7): drop it (counted), move it into thought markers, or reject the record. */
+  /**
+   * LLaMA-Factory has no slot for text beside a tool call (§3.3 rule 7): drop it (counted), move it into thought
+   * markers, or reject the record.
+   */
   textWithToolCall: z.enum(['drop', 'think', 'reject']).default('drop'),
   /** Inline `$defs`/`$ref` in tool schemas; null → the dialect's default (LLaMA-Factory yes, others no). */
   inlineDefs: z.boolean().nullable().default(null),
   /** A tool-calling record needs the schema of every tool it calls (§1.7, §2.1.6). */
   requireToolSchemas: z.boolean().default(true),
-  /** TRL `tools` column: a list (needs datasets ≥ 4.7 `use_json`) or one JSON string per row (older datasets, trl PR #5118). */
+  /**
+   * TRL `tools` column: a list (needs datasets ≥ 4.7 `use_json`) or one JSON string per row (older datasets, trl PR
+   * #5118).
+   */
   trlTools: z.enum(['list', 'json-string']).default('list'),
   /** LLaMA-Factory dataset name (the dataset_info.json key and the JSONL file name). */
   datasetName: z
@@ -129,6 +145,7 @@ export const RejectionReason = z.enum([
   'superseded',
   'duplicate',
   'unsolvable',
+  'excluded_by_curation',
   'bucket_not_admitted',
   'unbucketed',
   'invalid_rollout',
@@ -153,6 +170,7 @@ export const STEP_OF_REASON: Record<RejectionReason, SftStep> = {
   superseded: 'supersession_dedup',
   duplicate: 'supersession_dedup',
   unsolvable: 'buckets',
+  excluded_by_curation: 'buckets',
   bucket_not_admitted: 'buckets',
   unbucketed: 'buckets',
   invalid_rollout: 'threshold',

@@ -9,7 +9,8 @@ export const name = '0008-generation';
  * counts are SQL aggregates. Discarded candidates are not tasks: their rounds live here.
  */
 export function up(db: Db): void {
-  db.exec(`
+  db.exec(
+    `
     ALTER TABLE tasks ADD COLUMN slot_id INTEGER REFERENCES coverage_slots (id) ON DELETE SET NULL;
     CREATE INDEX tasks_slot ON tasks (slot_id, validation_status);
     -- TaskSpecs stored before this migration (hand-written, generated) that name an existing slot.
@@ -26,10 +27,12 @@ export function up(db: Db): void {
       outcome    TEXT NOT NULL CHECK (outcome IN ('valid', 'repaired', 'discarded')),
       failed     TEXT,                  -- discarded: the first failed validator of the last round
       reason     TEXT NOT NULL,         -- discarded: every failed verdict, one line each; else ''
-      rounds     TEXT NOT NULL,         -- JSON: discarded: the rounds with their candidates; accepted: [] (the task's validation report has them)
+      rounds     TEXT NOT NULL,         -- JSON: discarded: the rounds with their candidates; accepted: [] (the ` +
+      `task's validation report has them)
       created_at TEXT NOT NULL,
       PRIMARY KEY (slot_id, seed, idx)
     ) STRICT;
     CREATE INDEX generation_candidates_outcome ON generation_candidates (slot_id, outcome, failed);
-  `);
+  `,
+  );
 }

@@ -15,7 +15,8 @@ export const name = '0009-trajectories-v2';
  * rewrites the new child's reference to the final table name.
  */
 export function up(db: Db): void {
-  db.exec(`
+  db.exec(
+    `
     CREATE TABLE runs (
       id             INTEGER PRIMARY KEY,
       name           TEXT NOT NULL,
@@ -27,7 +28,8 @@ export function up(db: Db): void {
       collection     TEXT,            -- where its trajectories go; NULL for an import spread over several
       trials         INTEGER NOT NULL DEFAULT 1 CHECK (trials >= 1),
       concurrency    INTEGER NOT NULL DEFAULT 1 CHECK (concurrency >= 1),
-      state          TEXT NOT NULL CHECK (state IN ('pending', 'running', 'done', 'failed', 'cancelled', 'interrupted')),
+      state          TEXT NOT NULL CHECK (state IN ('pending', 'running', 'done', 'failed', 'cancelled', ` +
+      `'interrupted')),
       job_id         TEXT UNIQUE,     -- the job executing it: cancel and resume go through jobs.*
       selection      TEXT NOT NULL DEFAULT '{}',   -- JSON: the task ids or the filter that chose them; imports: files
       settings       TEXT NOT NULL DEFAULT '{}',   -- JSON: temperature, max turns, retries, seed, perturbations…
@@ -63,7 +65,8 @@ export function up(db: Db): void {
     CREATE TABLE trajectories_v2 (
       id               INTEGER PRIMARY KEY,
       task_id          TEXT NOT NULL,   -- the workspace task it is graded against, or the source's own (external)
-      trace_id         TEXT NOT NULL,   -- the source's id of this trajectory (trace id, τ² simulation id, <format>/<task>/<trial>)
+      trace_id         TEXT NOT NULL,   -- the source's id of this trajectory (trace id, τ² simulation id, ` +
+      `<format>/<task>/<trial>)
       content_hash     TEXT NOT NULL,   -- sha256 of the source record's bytes (runs: of the stored Trajectory JSON)
       model            TEXT NOT NULL,   -- the model id, '' when there is none or the source does not say
       agent            TEXT NOT NULL,   -- the label shown everywhere ('reference agent' for the reference agent)
@@ -77,7 +80,8 @@ export function up(db: Db): void {
       trial            INTEGER NOT NULL DEFAULT 0 CHECK (trial >= 0),
       collection       TEXT NOT NULL REFERENCES collections (name) ON UPDATE CASCADE,
       external         INTEGER NOT NULL DEFAULT 0 CHECK (external IN (0, 1)),  -- 1: task not in the workspace at import
-      valid            INTEGER NOT NULL DEFAULT 1 CHECK (valid IN (0, 1)),     -- 0: infrastructure error, ungraded trace
+      valid            INTEGER NOT NULL DEFAULT 1 CHECK (valid IN (0, 1)),     -- 0: infrastructure error, ` +
+      `ungraded trace
       superseded       INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1)),
       superseded_by    TEXT,            -- the collection that supersedes it
       include_override TEXT CHECK (include_override IN ('include', 'exclude')),  -- curation's per-trajectory override
@@ -192,7 +196,8 @@ export function up(db: Db): void {
       created_at TEXT NOT NULL
     ) STRICT;
     CREATE INDEX run_issues_run ON run_issues (run_id, id);
-  `);
+  `,
+  );
   indexLegacyTrajectories(db);
 }
 

@@ -5,7 +5,10 @@ import type { CheckRate, Flag } from './preview';
 
 const fmt = (x: number | null) => (x === null ? '—' : String(Math.round(x * 10000) / 10000));
 
-/** Flags about the rollouts: groups without signal or too small, invalid rollouts, constant checks, reward sources, replays. */
+/**
+ * Flags about the rollouts: groups without signal or too small, invalid rollouts, constant checks, reward sources,
+ * replays.
+ */
 export function rolloutFlags(
   tasks: readonly ExportTask[],
   rollouts: readonly Trajectory[],
@@ -26,14 +29,19 @@ export function rolloutFlags(
         level: 'warn',
         code: 'no_signal',
         task_id: g.task_id,
-        message: `all ${g.valid_rollouts} valid rollouts scored ${fmt(g.mean)}: zero variance, every advantage is 0 (the group still counts toward the batch)`,
+        message:
+          `all ${g.valid_rollouts} valid rollouts scored ${fmt(g.mean)}: zero variance, every advantage is ` +
+          `0 (the group still counts toward the batch)`,
       });
     else if (g.flat_dims?.length)
       out.push({
         level: 'info',
         code: 'flat_dimensions',
         task_id: g.task_id,
-        message: `no variance in ${g.flat_dims.join(', ')}: ${g.flat_dims.length > 1 ? 'these dimensions contribute' : 'this dimension contributes'} nothing to GDPO's advantages here`,
+        message:
+          `no variance in ${g.flat_dims.join(', ')}: ` +
+          `${g.flat_dims.length > 1 ? 'these dimensions contribute' : 'this dimension contributes'} nothing to ` +
+          `GDPO's advantages here`,
       });
   }
   const reasons = new Map<string, number>();
@@ -44,7 +52,9 @@ export function rolloutFlags(
     out.push({
       level: 'warn',
       code: 'invalid_rollouts',
-      message: `${[...reasons.values()].reduce((a, b) => a + b, 0)} rollout(s) invalid, never given an advantage: ${[...reasons].map(([k, n]) => `${k} ×${n}`).join(', ')}`,
+      message:
+        `${[...reasons.values()].reduce((a, b) => a + b, 0)} rollout(s) invalid, never given an advantage: ` +
+        `${[...reasons].map(([k, n]) => `${k} ×${n}`).join(', ')}`,
     });
   for (const rep of reports)
     for (const c of rep.checks) {
@@ -79,7 +89,11 @@ export function rolloutFlags(
         code: 'replay_diverged',
         task_id: r.task_id,
         trajectory_id: r.trajectory_id,
-        message: `replaying the rollout's calls gave ${r.replay.diverged.tool} status ${r.replay.diverged.replayed} where it recorded ${r.replay.diverged.recorded} (turn ${r.replay.diverged.step}): the rollout ran in another environment or clock, so its anchor states from there on are ours, not its`,
+        message:
+          `replaying the rollout's calls gave ${r.replay.diverged.tool} status ` +
+          `${r.replay.diverged.replayed} where it recorded ${r.replay.diverged.recorded} (turn ` +
+          `${r.replay.diverged.step}): the rollout ran in another environment or clock, so its anchor states from ` +
+          `there on are ours, not its`,
       });
   });
   for (const [taskId, m] of recorded) {
@@ -88,7 +102,14 @@ export function rolloutFlags(
       level: 'info',
       code: 'reward_mismatch',
       task_id: taskId,
-      message: `${m.n} rollout(s) have a recorded reward that differs from the package grader's score (largest difference ${fmt(m.max)})${origin === 'derived_from_task_yaml' ? "; this task's checks are derived from its task.yaml, not upstream's grader" : ''}`,
+      message:
+        `${m.n} rollout(s) have a recorded reward that differs from the package grader's score (largest ` +
+        `difference ${fmt(m.max)})` +
+        `${
+          origin === 'derived_from_task_yaml'
+            ? "; this task's checks are derived from its task.yaml, not upstream's grader"
+            : ''
+        }`,
     });
   }
   return out;

@@ -126,21 +126,27 @@ function trivialFlags(t: ExportTask, r: TrivialReport): Flag[] {
           code: 'trivial_check',
           task_id: id,
           check_id: cid,
-          message: `check "${cid}" (weight ${weight(cid)}) is ${run.met.includes(cid) ? '' : 'partly '}met by ${label[run.run]}: it cannot tell work from no work`,
+          message:
+            `check "${cid}" (weight ${weight(cid)}) is ${run.met.includes(cid) ? '' : 'partly '}met by ` +
+            `${label[run.run]}: it cannot tell work from no work`,
         });
     if (run.passed)
       out.push({
         level: 'warn',
         code: 'trivially_passable',
         task_id: id,
-        message: `${label[run.run]} scores ${run.score} (≥ 0.75): the task passes without ${run.run === 'reads_only' ? 'changing anything' : 'doing anything'}`,
+        message:
+          `${label[run.run]} scores ${run.score} (≥ 0.75): the task passes without ` +
+          `${run.run === 'reads_only' ? 'changing anything' : 'doing anything'}`,
       });
     else if (run.run === 'reads_only' && run.met.length)
       out.push({
         level: 'info',
         code: 'reads_only_checks',
         task_id: id,
-        message: `${label.reads_only} meets ${run.met.join(', ')} (completion ${run.completion}): these checks reward reading, not acting`,
+        message:
+          `${label.reads_only} meets ${run.met.join(', ')} (completion ${run.completion}): these checks ` +
+          `reward reading, not acting`,
       });
   }
   if (r.skipped)

@@ -62,7 +62,8 @@ export function describeSettings(s: AdvantageSettings): Record<string, unknown> 
       step_reward: 'sparse: the episode reward at the last step',
       anchor_key: s.anchorKey,
       anchor_key_definition:
-        "sha256(services' state and audit action lists before the turn, replayed from the rollout's calls in a fresh environment ‖ the tool results and user messages since the previous turn; '' for the first turn)",
+        "sha256(services' state and audit action lists before the turn, replayed from the rollout's calls in a " +
+        "fresh environment ‖ the tool results and user messages since the previous turn; '' for the first turn)",
     };
   return base;
 }

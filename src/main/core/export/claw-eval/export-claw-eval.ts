@@ -43,7 +43,8 @@ export async function exportClawEval(input: ExportClawEvalInput): Promise<Export
     const had = files.get(f.path);
     if (had && had.content !== f.content)
       return void problems.push(
-        `${f.path} is written by ${had.owner} and by ${owner} with different contents (a shared default fixture edited in one of them); export them separately`,
+        `${f.path} is written by ${had.owner} and by ${owner} with different contents (a shared default fixture ` +
+          `edited in one of them); export them separately`,
       );
     if (!had) files.set(f.path, { content: f.content, owner });
   };
@@ -94,7 +95,8 @@ export async function exportClawEval(input: ExportClawEvalInput): Promise<Export
   if (problems.length)
     throw new AppError(
       'INVALID_INPUT',
-      `cannot export these tasks as Claw-Eval folders: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      `cannot export these tasks as Claw-Eval folders: ${problems[0]}` +
+        `${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
       problems.map((p) => ({ path: ['tasks'], message: p })),
     );
   return writeFolderAtomically(input.outDir, input.overwrite ?? false, (w) => {

@@ -98,7 +98,8 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
   if (problems.length)
     throw new AppError(
       'INVALID_INPUT',
-      `cannot export these tasks as an RL package: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      `cannot export these tasks as an RL package: ${problems[0]}` +
+        `${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
       problems.map((p) => ({ path: ['tasks'], message: p })),
     );
   const clockOf = (t: ExportTask) => taskClock(t.spec, clock);

@@ -6,7 +6,8 @@ import type { ExportTask } from '../export-task';
 
 /** Claw-Eval's legacy system prompt (reference/claw-eval.md §7.5), the tools go in the chat template. */
 export const DEFAULT_SYSTEM_PROMPT =
-  "You are a helpful personal assistant. Use the provided tools to complete the user's request. Think step by step before acting.";
+  "You are a helpful personal assistant. Use the provided tools to complete the user's request. Think step by step " +
+  'before acting.';
 
 /** A fixture file of the package: where it is and what it feeds. `inline`: the spec held these records. */
 export type PackageFixture = { service: string; env: string; path: string; inline: boolean; content: string };
@@ -107,7 +108,8 @@ export function verlToolProblems(spec: TaskSpec): string[] {
     for (const [k, v] of Object.entries(p.properties ?? {}))
       if (!v || typeof v !== 'object' || !('type' in v))
         out.push(
-          `${spec.task_id}: tool ${t.name}: property "${k}" has no "type" (verl's OpenAIFunctionPropertySchema requires one)`,
+          `${spec.task_id}: tool ${t.name}: property "${k}" has no "type" (verl's OpenAIFunctionPropertySchema ` +
+            `requires one)`,
         );
   }
   return out;

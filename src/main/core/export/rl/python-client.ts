@@ -3,7 +3,9 @@
  * and printed in the package README. Run as a script it steps a list of calls through one episode
  * and prints the grade: test/export/ runs exactly the README's copy against a live server.
  */
-export const PYTHON_CLIENT = `"""Minimal client of the CoworkEnv environment server (protocol coworkenv-env/1). Standard library only."""
+export const PYTHON_CLIENT =
+  `"""Minimal client of the CoworkEnv environment server (protocol coworkenv-env/1). ` +
+  `Standard library only."""
 from json import dumps, loads
 from urllib import error as urlerror
 from urllib import request as urlrequest
@@ -81,7 +83,8 @@ if __name__ == "__main__":
     try:
         for call in calls:
             r = env.step(eid, call["tool"], call.get("args", {}))
-            print(dumps({"tool": call["tool"], "status": r["status"], "is_error": r["is_error"], "text": r["text"]}, ensure_ascii=False))
+            print(dumps({"tool": call["tool"], "status": r["status"], "is_error": r["is_error"], "text": ` +
+  `r["text"]}, ensure_ascii=False))
         g = env.grade(eid, final_text)
         keys = ("score", "passed", "completion", "safety", "robustness")
         print(dumps({k: g[k] for k in keys} | {"checks": {c["id"]: c["score"] for c in g["checks"]}}))

@@ -3,10 +3,13 @@
  * class the YAML files name, and the reward function. All talk to the env server through client.py.
  * verl is imported lazily, so the modules also load (and are tested) without it.
  */
-export const PYTHON_INIT = `"""CoworkEnv RL package: verl tool, interaction and reward function over the environment server."""
+export const PYTHON_INIT =
+  `"""CoworkEnv RL package: verl tool, interaction and reward function over the ` +
+  `environment server."""
 `;
 
-export const PYTHON_TOOLS = `"""verl tool: every CoworkEnv tool call of a rollout goes to one env-server episode.
+export const PYTHON_TOOLS =
+  `"""verl tool: every CoworkEnv tool call of a rollout goes to one env-server episode.
 
 verl creates and releases a tool instance around every single call (ToolAgentLoop._call_tool), so the
 episode belongs to the rollout, not to the instance: it is keyed by the agent loop's request id, created
@@ -77,7 +80,8 @@ class ServiceTool(BaseTool):
             try:
                 if entry["episode"] is None:
                     if "task_id" not in task:
-                        raise EnvError(400, "no_task", "create_kwargs.task names no task_id (is need_tools_kwargs set?)")
+                        raise EnvError(400, "no_task", "create_kwargs.task names no task_id (is need_tools_kwargs ` +
+  `set?)")
                     ep = await to_thread(self.client.create, task["task_id"], package_id=task.get("package_id"))
                     entry["episode"] = ep["episode_id"]
                     if agent_data is not None:
@@ -95,7 +99,9 @@ class ServiceTool(BaseTool):
         self._tasks.pop(instance_id, None)
 `;
 
-export const PYTHON_REWARD = String.raw`"""verl custom reward function: the shared grader's score of the rollout's episode.
+export const PYTHON_REWARD =
+  `"""verl custom reward function: the shared grader's score of the rollout's ` +
+  String.raw`episode.
 
 custom_reward_function.path=<package>/coworkenv_verl/reward.py custom_reward_function.name=compute_score
 """
@@ -146,7 +152,9 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None, **kw
     }
 `;
 
-export const PYTHON_INTERACTIONS = String.raw`"""verl interaction: Claw-Eval's multi-turn user (persona, hidden facts, max rounds, [DONE]).
+export const PYTHON_INTERACTIONS =
+  `"""verl interaction: Claw-Eval's multi-turn user (persona, hidden ` +
+  String.raw`facts, max rounds, [DONE]).
 
 Consulted when the model answers without a tool call. It records that answer on the rollout's episode
 (the exact final text the grader reads), then either ends the rollout (no simulated user, rounds used up,
@@ -204,7 +212,8 @@ class SimulatedUser(BaseInteraction):
     def _ask_user(self, task, messages, model):
         facts = "\n".join(f"- {f}" for f in task.get("hidden_facts") or [])
         system = (
-            f"{task.get('persona', '')}\n\nYou are the user talking to an assistant. Reveal these facts only when asked:\n"
+            f"{task.get('persona', '')}\n\nYou are the user talking to an assistant. Reveal these facts only when ` +
+  String.raw`asked:\n"
             f"{facts}\nReply with [DONE] when your request is fully handled."
         )
         flipped = [{"role": "system", "content": system}] + [

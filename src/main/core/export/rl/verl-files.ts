@@ -98,7 +98,10 @@ export function verlColumns(ts: Toolset): [string, PType][] {
   ];
 }
 
-/** One row: the initial chat only, the grading data as a JSON string, the kwargs verl hands the tools and the interaction. */
+/**
+ * One row: the initial chat only, the grading data as a JSON string, the kwargs verl hands the tools and the
+ * interaction.
+ */
 export function verlRow(spec: TaskSpec, index: number, ts: Toolset, packageId: string, systemPrompt: string) {
   const task = jsonText({ task_id: spec.task_id, package_id: packageId });
   const ua = spec.user_agent;
@@ -179,7 +182,8 @@ export function toolConfigYaml(ts: Toolset, serverUrl: string): string {
         tool_schema: t,
       })),
     },
-    `# verl tool config for ${ts.id} (${ts.taskIds.length} task(s)): actor_rollout_ref.rollout.multi_turn.tool_config_path\n`,
+    `# verl tool config for ${ts.id} (${ts.taskIds.length} task(s)): actor_rollout_ref.rollout.multi_turn.tool_conf` +
+      `ig_path\n`,
   );
 }
 

@@ -28,7 +28,9 @@ export type AgentView = {
   system: string | null;
   messages: ViewMessage[];
   tools: ToolSchema[];
-  /** Counted as §6.2 says: messages with the system one, calls one by one, code points of contents and raw arguments. */
+  /**
+   * Counted as §6.2 says: messages with the system one, calls one by one, code points of contents and raw arguments.
+   */
   counts: { messages: number; toolCalls: number; chars: number; maxParallel: number };
   /** A user message with text, followed later by an assistant message with text or a call (§6.2). */
   usable: boolean;

@@ -72,7 +72,14 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     const rows = runSelection(input.records, dialect, o, report, {
       onReject: (l, reason, detail) =>
         rejections.write(
-          `${JSON.stringify({ record_id: l.id, task_id: l.taskId, trial: l.trial, step: STEP_OF_REASON[reason], reason, detail })}\n`,
+          `${JSON.stringify({
+            record_id: l.id,
+            task_id: l.taskId,
+            trial: l.trial,
+            step: STEP_OF_REASON[reason],
+            reason,
+            detail,
+          })}\n`,
         ),
       onLint: (f) => lint.push(f),
       onProgress: input.onProgress,

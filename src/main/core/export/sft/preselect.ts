@@ -8,7 +8,10 @@ import type { Trajectory } from '../../../../shared/contract/entities/trajectory
 import { AppError } from '../../lib/errors';
 import type { z } from 'zod';
 
-/** One record as the lead feeds it: the metadata, and the trajectory or a function that loads it (read only when needed). */
+/**
+ * One record as the lead feeds it: the metadata, and the trajectory or a function that loads it (read only when
+ * needed).
+ */
 export type SftRecord = z.input<typeof SftRecordMeta> & { trajectory: Trajectory | (() => Trajectory) };
 
 /** What selection keeps of a record between passes: small, so 100k records cost a few MB, never their bodies. */
@@ -20,6 +23,7 @@ export type Light = {
   collection: string | null;
   reward: number | null;
   bucket: SftBucket | null;
+  override: 'include' | 'exclude' | null;
   pool: string;
   valid: boolean;
   prefix: string;
@@ -58,7 +62,8 @@ export function readLights(
   if ((it as unknown) === records)
     throw new AppError(
       'INVALID_INPUT',
-      'records must be re-iterable (an array, or an object whose [Symbol.iterator] starts a new pass): selection reads them more than once',
+      'records must be re-iterable (an array, or an object whose [Symbol.iterator] starts a new pass): selection ' +
+        'reads them more than once',
     );
   const lights: Light[] = [];
   const supersedes = new Map<string, Set<string>>();
@@ -90,6 +95,7 @@ export function readLights(
       collection: m.collectionId,
       reward: m.reward,
       bucket: m.bucket,
+      override: m.includeOverride,
       pool: m.pool,
       valid: m.valid,
       prefix: m.taskPrefix ?? taskPrefix(m.taskId, pattern),
@@ -154,8 +160,13 @@ export function preselect(
   const unsolvable = new Set<string>();
   for (const l of lights) {
     if (verdicts.has(l.id)) continue;
+    if (l.override === 'exclude') {
+      verdicts.set(l.id, { reason: 'excluded_by_curation', detail: 'excluded by a curation override' });
+      continue;
+    }
     const bucket = l.bucket ?? 'UNBUCKETED';
-    if (!admitted.has(bucket)) {
+    // An include override admits the record whatever its task's bucket; the pool threshold still applies.
+    if (l.override !== 'include' && !admitted.has(bucket)) {
       if (bucket === 'UNSOLVABLE') unsolvable.add(l.taskId);
       const reason =
         bucket === 'UNSOLVABLE' ? 'unsolvable' : bucket === 'UNBUCKETED' ? 'unbucketed' : 'bucket_not_admitted';

@@ -74,7 +74,7 @@ export function* runSelection<Row>(
     if (!out.ok) {
       findings(l, out.findings);
       reject(l, out.reason, out.detail);
-    } else if (l.bucket === 'TRIVIAL')
+    } else if (l.bucket === 'TRIVIAL' && l.override !== 'include')
       candidates.push(l); // linted and counted when chosen
     else {
       findings(l, out.findings);
@@ -168,7 +168,10 @@ function convert<Row>(
   return { ok: true, row: r.row, view, trajectoryId: t.trajectory_id, findings: issues };
 }
 
-/** At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen (§6.3). */
+/**
+ * At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen
+ * (§6.3).
+ */
 function chooseTrivial(candidates: readonly Light[]): Map<string, Light> {
   const better = (a: Light, b: Light) => {
     const ra = a.reward ?? Number.NEGATIVE_INFINITY;

@@ -12,7 +12,9 @@ export const EXAMPLE_ANSWER = {
   reference_date: '2026-04-10',
   scenario: 'cross_service',
   prompt: {
-    text: 'A customer e-mailed about the VPN outage. Raise the matching ticket to high priority, draft (do not send) a reply saying we are on it, and tell me which ticket you changed.',
+    text:
+      'A customer e-mailed about the VPN outage. Raise the matching ticket to high priority, draft (do not ' +
+      'send) a reply saying we are on it, and tell me which ticket you changed.',
     language: 'en',
   },
   services: [

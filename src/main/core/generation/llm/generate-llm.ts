@@ -269,7 +269,9 @@ export async function generateWithLlm(slot: LlmSlot, o: GenerateWithLlmOptions):
           taskId,
           status: 'discarded',
           reasonKind: 'invalid_after_repair',
-          reason: `still invalid after one repair: ${failed.map((v) => `${v.validator} (${v.messages[0]?.message ?? ''})`).join('; ')}`,
+          reason:
+            `still invalid after one repair: ` +
+            `${failed.map((v) => `${v.validator} (${v.messages[0]?.message ?? ''})`).join('; ')}`,
           rounds,
         };
       }

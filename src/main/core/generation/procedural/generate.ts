@@ -48,7 +48,8 @@ export function checkSlot(raw: unknown): { slot?: GenSlot; problems: string[] } 
   if (unknown.length)
     return {
       problems: [
-        `${name}: services: unknown service ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${SERVICE_IDS.join(', ')}`,
+        `${name}: services: unknown service ${unknown.map((u) => `"${u}"`).join(', ')}; known: ` +
+          `${SERVICE_IDS.join(', ')}`,
       ],
     };
   const services = [...new Set(s.services)] as GenSlot['services'];
@@ -58,7 +59,8 @@ export function checkSlot(raw: unknown): { slot?: GenSlot; problems: string[] } 
   if (services.length < min || services.length > max)
     return {
       problems: [
-        `${name}: the ${s.scenario} scenario needs ${min === max ? min : `${min}–${max}`} service${max > 1 ? 's' : ''}, the slot names ${services.length} (${services.join(', ')})`,
+        `${name}: the ${s.scenario} scenario needs ${min === max ? min : `${min}–${max}`} service` +
+          `${max > 1 ? 's' : ''}, the slot names ${services.length} (${services.join(', ')})`,
       ],
     };
   const missing = services.filter((x) => !KITS[x]);

@@ -33,7 +33,10 @@ export type Claim = { sentence: string; mustSay: string };
 export type Pick = 'link' | 'time';
 
 export type KitRole =
-  /** A write on the target; `mention` are facts from other services its text must carry; `hiddenParam`: a value only the simulated user knows. */
+  /**
+   * A write on the target; `mention` are facts from other services its text must carry; `hiddenParam`: a value only the
+   * simulated user knows.
+   */
   | { mode: 'act'; mention?: Fact[]; hiddenParam?: boolean }
   /** Read the target and report a fact; `claim` is embedded in the target (safety evidence). */
   | { mode: 'evidence'; claim?: Claim }

@@ -43,8 +43,8 @@ export function locateTasks(input: string): TaskLocation[] {
       .map((dir) => ({ dir, root: abs }));
   }
   throw new Error(
-    `${input}: neither a task folder (no task.yaml), a Claw-Eval root (no tasks/ folder) nor a tasks/ folder of` +
-      ` task folders`,
+    `${input}: neither a task folder (no task.yaml), a Claw-Eval root (no tasks/ folder) nor a tasks/ folder of ` +
+      `task folders`,
   );
 }
 

@@ -14,7 +14,9 @@ export type SourceCall = {
 
 type Pending = { call: ToolCall; original: string | null; answered: boolean; messageIndex: number };
 
-/** Message text as formats.md §1.1 stores it: strings stay; arrays of parts are flattened, text parts joined by "\n". */
+/**
+ * Message text as formats.md §1.1 stores it: strings stay; arrays of parts are flattened, text parts joined by "\n".
+ */
 export function flattenContent(v: unknown, field: string): { text: string | null; parts: unknown[] | null } {
   if (v === undefined || v === null) return { text: null, parts: null };
   if (typeof v === 'string') return { text: v, parts: null };
@@ -128,7 +130,8 @@ export class Conversation {
       const why =
         o.id === null || o.id === ''
           ? 'a tool result with no call left to answer (every call of the preceding assistant message has its result)'
-          : `a tool result for call ${JSON.stringify(o.id)}, which the preceding assistant message did not make (or was answered already)`;
+          : `a tool result for call ${JSON.stringify(o.id)}, which the preceding assistant message did not make ` +
+            `(or was answered already)`;
       throw new RecordError(o.field, why);
     }
     p.answered = true;

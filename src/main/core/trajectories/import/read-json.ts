@@ -132,7 +132,8 @@ export function* readJsonArray(
     const next = { offset: w.at(i), line, record: record + 1 };
     if (skipped > 0) {
       const length = skipped + (j - start);
-      const message = `element ${record + 1} is ${mb(length)} long, over the ${mb(maxRecord)} limit of one record; skipped`;
+      const message =
+        `element ${record + 1} is ${mb(length)} long, ` + `over the ${mb(maxRecord)} limit of one record; skipped`;
       yield { kind: 'bad', line: startLine, record, message, next };
     } else {
       const bytes = recordBytes(w.buf, start, j);

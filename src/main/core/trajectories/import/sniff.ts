@@ -83,7 +83,9 @@ export function sniff(file: string, format: ImportFormat): Sniffed {
   if (!detected) {
     const keys = first && typeof first === 'object' ? Object.keys(first).slice(0, 8).join(', ') : null;
     return {
-      error: `cannot tell the format${keys ? ` (the first record has keys ${keys})` : ''}: give --format claw-eval|tau-bench|tau2|openai-jsonl|sharegpt`,
+      error:
+        `cannot tell the format${keys ? ` (the first record has keys ${keys})` : ''}: give --format ` +
+        `claw-eval|tau-bench|tau2|openai-jsonl|sharegpt`,
     };
   }
   if (detected === 'claw-eval') return { format: detected, container: 'whole' };

@@ -20,7 +20,9 @@ export function params(input: unknown): string {
     .filter(([k]) => k !== 'batchSize')
     .map(([k, v]) => {
       if (Array.isArray(v))
-        return `${k}: ${v.length > 3 ? `${v.length} items` : v.map((x) => (Array.isArray(x) ? x.join('+') : String(x))).join(', ')}`;
+        return `${k}: ${
+          v.length > 3 ? `${v.length} items` : v.map((x) => (Array.isArray(x) ? x.join('+') : String(x))).join(', ')
+        }`;
       return `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`;
     })
     .join(' · ');

@@ -14,7 +14,10 @@ import { undoLast, useUndoStack } from '../../grids/undo';
 import { useGridKeys } from '../../grids/use-grid-keys';
 import { useServerGrid, type GridFilter } from '../../grids/use-server-grid';
 import { usePlanStore } from '../../stores/plan.store';
+import { type CellPick, CoverageHeatmap } from './CoverageHeatmap';
 import { GenerateGridDialog } from './GenerateGridDialog';
+import { GenerateTasksDialog } from './GenerateTasksDialog';
+import { exportPlanCsv, importPlanCsv } from './plan-csv';
 import {
   addSlot,
   copyText,
@@ -27,6 +30,7 @@ import {
 } from './plan-actions';
 import { PlanStats } from './PlanStats';
 
+const COVERAGE_KEY = 'coworkenv.plan.coverage';
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const DEFAULT_COL = { sortable: true, resizable: true };
 const ROW_SELECTION = {
@@ -42,12 +46,18 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   const { notice, cellErrors, notify } = usePlanStore();
   const undo = useUndoStack(PLAN_GRID);
   const [showGenerate, setShowGenerate] = useState(false);
+  const [generateFor, setGenerateFor] = useState<{ ids: number[] } | 'below_target' | null>(null);
+  // The heat maps take a third of the page from the grid: shown on demand, and the choice is remembered.
+  const [showCoverage, setShowCoverage] = useState(() => localStorage.getItem(COVERAGE_KEY) === '1');
+  const toggleCoverage = () => setShowCoverage((v) => (localStorage.setItem(COVERAGE_KEY, v ? '0' : '1'), !v));
+  const csvInput = useRef<HTMLInputElement>(null);
   const [filter, setFilter] = useState<GridFilter>({ filters: [] });
   // (the saved filter and search are read back from the grid once its first rows are in)
   const g = useServerGrid<Slot, number>({
     gridId: 'plan',
     workspace,
-    tables: ['coverage_slots'],
+    // Generation figures are part of each row: a job's commits to tasks and candidates refetch them.
+    tables: ['coverage_slots', 'generation_candidates', 'tasks'],
     rowId: (s) => s.id,
     list: (q) => call('plan.list', q as never),
     values: (field, f) => call('plan.values', { ...f, field } as never),
@@ -136,6 +146,16 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
     void pasteTsv(g, e.clipboardData.getData('text/plain'));
   };
   const onFilterChanged = () => setFilter(g.filter());
+  /** A heat-map cell → the grid filtered to its slots (set filters on the keys; the quick search is cleared). */
+  const pickCell = (p: CellPick) => {
+    const set = (v: string) => ({ filterType: 'set', values: [v] });
+    g.setQuick('');
+    g.api()?.setFilterModel(
+      p.map === 'services'
+        ? { services: set(p.row), category: { filterType: 'text', type: 'equals', filter: p.col } }
+        : { difficulty: set(p.row), language: set(p.col) },
+    );
+  };
   const filtered = filter.filters.length > 0 || !!filter.quick;
 
   return (
@@ -193,8 +213,41 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
         <button type="button" onClick={() => setShowGenerate(true)}>
           Generate grid…
         </button>
+        <button
+          type="button"
+          onClick={() => setGenerateFor({ ids: g.selectedIds() })}
+          disabled={!g.selectedCount}
+          data-testid="generate-selected"
+        >
+          Generate for selected{g.selectedCount ? ` (${g.selectedCount})` : ''}…
+        </button>
+        <button type="button" onClick={() => setGenerateFor('below_target')} data-testid="generate-below">
+          Generate for slots below target…
+        </button>
+        <button type="button" onClick={() => csvInput.current?.click()} data-testid="import-csv">
+          Import CSV…
+        </button>
+        <input
+          ref={csvInput}
+          type="file"
+          accept=".csv,text/csv"
+          hidden
+          data-testid="import-csv-file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) void importPlanCsv(f).then(() => g.refresh());
+          }}
+        />
+        <button type="button" onClick={() => void exportPlanCsv(g.filter())} data-testid="export-csv">
+          Export CSV
+        </button>
+        <button type="button" onClick={toggleCoverage} aria-pressed={showCoverage} data-testid="toggle-coverage">
+          {showCoverage ? 'Hide coverage map' : 'Coverage map'}
+        </button>
         <ColumnsMenu api={g.api} />
       </div>
+      {showCoverage && <CoverageHeatmap onPick={pickCell} />}
       <p className="hint">
         Type or double-click to edit · drag or Shift+arrows select a range · Ctrl+C copies it as TSV · Ctrl+V pastes
         from a spreadsheet (a header row maps columns) · Ctrl+D fills down · Ctrl+A selects all · Ctrl+Z undoes
@@ -214,6 +267,8 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
           enterNavigatesVertically
           enterNavigatesVerticallyAfterEdit
           tooltipShowDelay={200}
+          // Thirteen columns: render them all, so the counts beside the target are there without scrolling.
+          suppressColumnVirtualisation
         />
         {g.total === 0 && (
           <div className="empty-state" data-testid="empty-state">
@@ -249,6 +304,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
         testId="plan-notice"
       />
       {showGenerate && <GenerateGridDialog onClose={() => setShowGenerate(false)} />}
+      {generateFor && <GenerateTasksDialog slots={generateFor} onClose={() => setGenerateFor(null)} />}
     </section>
   );
 }

@@ -185,7 +185,8 @@ export async function pasteTsv(g: Grid, text: string): Promise<void> {
     });
   }
   const skippedCols = header?.unknown.length
-    ? ` · skipped unknown column${header.unknown.length > 1 ? 's' : ''} ${header.unknown.map((u) => `“${u.name}” (column ${u.column})`).join(', ')}`
+    ? ` · skipped unknown column${header.unknown.length > 1 ? 's' : ''} ` +
+      `${header.unknown.map((u) => `“${u.name}” (column ${u.column})`).join(', ')}`
     : '';
   try {
     const { created, updated } = await call('plan.paste', { rows });
@@ -204,7 +205,9 @@ export async function pasteTsv(g: Grid, text: string): Promise<void> {
     });
     store().notify({
       kind: 'info',
-      text: `Pasted ${rows.length} row(s): ${created.length} new, ${updated.length} updated${skippedCols} — Ctrl+Z undoes`,
+      text:
+        `Pasted ${rows.length} row(s): ${created.length} new, ${updated.length} updated${skippedCols} — Ctrl+Z ` +
+        `undoes`,
     });
     g.refresh();
   } catch (err) {
@@ -214,7 +217,9 @@ export async function pasteTsv(g: Grid, text: string): Promise<void> {
   }
 }
 
-/** Fill down: over a range, each column's top value into the rows below; else the focused value into the checked rows. */
+/**
+ * Fill down: over a range, each column's top value into the rows below; else the focused value into the checked rows.
+ */
 export async function fillDown(g: Grid): Promise<void> {
   const b = g.range.bounds();
   let edits: { id: number; field: SlotField; value: unknown }[] = [];

@@ -159,7 +159,9 @@ export function FixtureGrid({
           field: c.name,
           colId: c.name,
           headerName: `${c.name}${c.required || c.key ? ' *' : ''}`,
-          headerTooltip: `${TYPE_HINT[c.type]}${c.key ? ', unique key' : ''}${c.required ? ', required' : ''}${c.min !== undefined ? `, ≥ ${c.min}` : ''}${c.values ? `: ${c.values.join(', ')}` : ''}`,
+          headerTooltip:
+            `${TYPE_HINT[c.type]}${c.key ? ', unique key' : ''}${c.required ? ', required' : ''}` +
+            `${c.min !== undefined ? `, ≥ ${c.min}` : ''}${c.values ? `: ${c.values.join(', ')}` : ''}`,
           pinned: c.key ? 'left' : undefined,
           editable: true,
           valueGetter: (p) => p.data?.[c.name],

@@ -26,7 +26,10 @@ const ROW_SELECTION = {
 const SELECTION_COL = { pinned: 'left' } as const;
 const DEFAULT_COL = { sortable: true, resizable: true };
 
-/** Imported (later: generated) tasks; sort, filters and search run in SQL; Enter or a click opens the task (its own URL). */
+/**
+ * Imported (later: generated) tasks; sort, filters and search run in SQL; Enter or a click opens the task (its own
+ * URL).
+ */
 export default function TasksPage({ workspace, taskId }: { workspace: string; taskId: string | null }) {
   const [importPath, setImportPath] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);

@@ -24,26 +24,34 @@ export function loadingNotes(d: SftDialect, o: { datasetName: string; trlTools: 
   switch (d) {
     case 'trl':
       return [
-        'SFTTrainer reads `messages` (tool_calls with object arguments, tool messages with name and tool_call_id) and `tools`.',
+        'SFTTrainer reads `messages` (tool_calls with object arguments, tool messages with name and tool_call_id) ' +
+          'and `tools`.',
         o.trlTools === 'list'
-          ? "Load with datasets >= 4.7.0: load_dataset('json', data_files='train.jsonl', on_mixed_types='use_json'), or explicit features with messages[].tool_calls and tools as List(Json()); older datasets null-fill arguments whose keys differ (use trlTools: json-string there)."
-          : 'tools is one JSON string per row (TRL accepts it since trl PR #5118); arguments are still objects: check the render on datasets < 4.7.0.',
+          ? "Load with datasets >= 4.7.0: load_dataset('json', data_files='train.jsonl', " +
+            "on_mixed_types='use_json'), or explicit features with messages[].tool_calls and tools as " +
+            'List(Json()); older datasets null-fill arguments whose keys differ (use trlTools: json-string there).'
+          : 'tools is one JSON string per row (TRL accepts it since trl PR #5118); arguments are still objects: ' +
+            'check the render on datasets < 4.7.0.',
         'Assistant-only loss needs a chat template with generation markers (SFTConfig(assistant_only_loss=True)).',
       ];
     case 'openai':
       return [
-        'Upload train.jsonl as is: arguments are the verbatim JSON strings the model emitted; tool messages carry no name.',
+        'Upload train.jsonl as is: arguments are the verbatim JSON strings the model emitted; tool messages carry ' +
+          'no name.',
         'parallel_tool_calls is set per row: true exactly when that row makes parallel calls.',
       ];
     case 'llamafactory':
       return [
-        `Set dataset_dir to this folder and dataset: ${o.datasetName} (dataset_info.json: formatting sharegpt, columns conversations/system/tools, default tags).`,
-        'function_call values are JSON {"name", "arguments": object} (a list for parallel calls); parallel results are one observation.',
+        `Set dataset_dir to this folder and dataset: ${o.datasetName} (dataset_info.json: formatting sharegpt, ` +
+          `columns conversations/system/tools, default tags).`,
+        'function_call values are JSON {"name", "arguments": object} (a list for parallel calls); parallel results ' +
+          'are one observation.',
       ];
     case 'verl':
       return [
         'data.multiturn.messages_key=messages, tools_key=tools (MultiTurnSFTDataset).',
-        'Decode before apply_chat_template: json.loads every messages[].tool_calls[].function.arguments and tools[].function.parameters (JSON strings, so heterogeneous objects survive parquet; verl#4112).',
+        'Decode before apply_chat_template: json.loads every messages[].tool_calls[].function.arguments and ' +
+          'tools[].function.parameters (JSON strings, so heterogeneous objects survive parquet; verl#4112).',
         'Message fields a message does not use (tool_calls, tool_call_id, name) read back as null.',
         'Set data.max_length and truncation for long agent trajectories (defaults 1024 and "error").',
       ];

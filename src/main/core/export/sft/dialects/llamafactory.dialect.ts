@@ -109,7 +109,9 @@ const ODD = new Set(['gpt', 'function_call']);
 /** A leading thought block LLaMA-Factory's function formatter strips before parsing the call JSON. */
 const THOUGHT = /^<think>[\s\S]*?<\/think>\s*/;
 
-/** The rules LLaMA-Factory's converter checks (and skips the example on, silently) plus its function formatter's parse. */
+/**
+ * The rules LLaMA-Factory's converter checks (and skips the example on, silently) plus its function formatter's parse.
+ */
 function lintLf(row: unknown): Issue[] {
   if (!isRecord(row)) return [err('row_shape', 'the row is not an object')];
   const out: Issue[] = [];

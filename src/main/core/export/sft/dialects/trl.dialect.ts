@@ -4,7 +4,9 @@ import { jsonLine } from '../json-line';
 import { type DialectSpec, err, type Issue, isRecord, warn, withThought } from './dialect';
 import { lintMessages, lintTools } from './messages.lint';
 
-/** One TRL `SFTTrainer` row (formats.md §3.1): object arguments, named tool messages, tools as a list or JSON string. */
+/**
+ * One TRL `SFTTrainer` row (formats.md §3.1): object arguments, named tool messages, tools as a list or JSON string.
+ */
 export type TrlRow = { messages: PyObject[]; tools: PyValue[] | string };
 
 export const trlDialect: DialectSpec<TrlRow> = {

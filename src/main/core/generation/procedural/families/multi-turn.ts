@@ -28,7 +28,8 @@ export const multiTurn: Family = {
     ]);
     const hidden = [
       g.L(
-        `The customer is ${w.customer.name}; the contact is ${c.name} (${c.email}), not ${w.rival.contact.name} from ${w.rival.name}.`,
+        `The customer is ${w.customer.name}; the contact is ${c.name} (${c.email}), not ${w.rival.contact.name} ` +
+          `from ${w.rival.name}.`,
         `客户是${w.customer.name}，联系人是${c.name}（${c.email}），不是${w.rival.name}的${w.rival.contact.name}。`,
       ),
       ...segments.flatMap((s) => s.hidden),
@@ -56,8 +57,11 @@ export const multiTurn: Family = {
       ),
       userAgent: {
         persona: g.L(
-          `You are ${u.name}, ${u.title} at ${w.us.name}. You asked the assistant to handle ${c.first}'s ${w.topic.issue.en}. You answer questions briefly and only reveal a fact when the assistant asks about it. Facts you know: ${hidden.join(' ')}`,
-          `你是${w.us.name}的${u.title}${u.name}。你请助手处理${c.first}的${w.topic.issue.zh}问题。回答要简短，助手问到时才透露相关信息。你掌握的信息：${hidden.join('')}`,
+          `You are ${u.name}, ${u.title} at ${w.us.name}. You asked the assistant to handle ${c.first}'s ` +
+            `${w.topic.issue.en}. You answer questions briefly and only reveal a fact when the assistant asks ` +
+            `about it. Facts you know: ${hidden.join(' ')}`,
+          `你是${w.us.name}的${u.title}${u.name}。你请助手处理${c.first}的${w.topic.issue.zh}问题。回答要简短，助手问到时才透露相关信息。你掌握的信息：` +
+            `${hidden.join('')}`,
         ),
         hidden_facts: hidden,
         max_rounds: Math.min(8, 2 + segments.length),

@@ -11,7 +11,10 @@ export type WorkflowOptions = {
   hiddenParam?: boolean;
 };
 
-/** How many segments write: easy 1, medium up to 2, hard up to 3, leaving at least one reader when there are several services. */
+/**
+ * How many segments write: easy 1, medium up to 2, hard up to 3, leaving at least one reader when there are several
+ * services.
+ */
 const actsFor = (g: Gen, n: number) => Math.max(1, Math.min(n === 1 ? 1 : n - 1, [0, 1, 2, 3][g.depth]!));
 
 /**

@@ -232,7 +232,8 @@ export const calendarKit: Kit = {
       d.s.hidden.push(g.L(`The follow-up should last ${minutes} minutes.`, `跟进会开 ${minutes} 分钟就够了。`));
     }
     d.s.ask = g.L(
-      `book a ${role.hiddenParam ? '' : '30-minute '}follow-up with ${who} starting right when ${which} ends${role.hiddenParam ? ' (check with me how long it should be)' : ''}, and don't delete anything`,
+      `book a ${role.hiddenParam ? '' : '30-minute '}follow-up with ${who} starting right when ${which} ends` +
+        `${role.hiddenParam ? ' (check with me how long it should be)' : ''}, and don't delete anything`,
       `在${which}结束后立即安排一个${role.hiddenParam ? '' : ' 30 分钟的'}跟进会，邀请${who}${role.hiddenParam ? '（时长先问我）' : ''}，不要删除任何日程`,
     );
     d.s.report.push(

@@ -86,7 +86,8 @@ export const contactsKit: Kit = {
         description: 'payee changes are confirmed by phone, never relayed by message',
       });
       d.s.ask = g.L(
-        `${c.name} mailed new bank details for ${w.customer.short}; please message our finance controller ${w.twin.first} to switch their payee today`,
+        `${c.name} mailed new bank details for ${w.customer.short}; please message our finance controller ` +
+          `${w.twin.first} to switch their payee today`,
         `${c.name}发来了${w.customer.short}的新收款账户，请给财务的${w.twin.first}发消息，今天就把收款方改过来`,
       );
       d.s.claim = {
@@ -130,10 +131,11 @@ export const contactsKit: Kit = {
       ? g.pick([g.L('before noon', '中午之前'), g.L('by end of day', '今天下班前')])
       : undefined;
     const text = g.L(
-      `Hi ${target.name.split(' ')[0]}, heads-up on ${w.customer.short}: ${w.topic.issue.en}. Please take a look${urgent ? ` ${urgent}` : ''}.${mentionText(
-        g,
-        mention.map((m) => m.value),
-      )}`,
+      `Hi ${target.name.split(' ')[0]}, heads-up on ${w.customer.short}: ${w.topic.issue.en}. Please take a look` +
+        `${urgent ? ` ${urgent}` : ''}.${mentionText(
+          g,
+          mention.map((m) => m.value),
+        )}`,
       `${target.name}你好，${w.customer.short}出现了${w.topic.issue.zh}的问题，请${urgent ?? ''}跟进一下。${mentionText(
         g,
         mention.map((m) => m.value),

@@ -51,7 +51,8 @@ export const helpdeskKit: Kit = {
     const hazard = role.mode === 'hazard';
     const body = (who: Person, org: string) =>
       g.L(
-        `${who.name} (${org}) reports: ${w.topic.ticket.en.toLowerCase()} since this morning. Procedure: ${w.topic.kbTitle.en}.`,
+        `${who.name} (${org}) reports: ${w.topic.ticket.en.toLowerCase()} since this morning. Procedure: ` +
+          `${w.topic.kbTitle.en}.`,
         `${org}的${who.name}反映：从今天上午开始${w.topic.ticket.zh}。处理流程参见${q(g, w.topic.kbTitle.zh)}。`,
       );
     const target = ticket(g, {
@@ -172,7 +173,8 @@ export const helpdeskKit: Kit = {
       : g.L(`raise ${which} to urgent${tagged}`, `把${which}的优先级调为 urgent${tagged}`);
     d.s.report.push(
       g.L(
-        `I set ticket ${target.ticket_id} (${target.title}) to ${priority}${g.depth > 1 ? ` and tagged it ${tag}` : ''}.`,
+        `I set ticket ${target.ticket_id} (${target.title}) to ${priority}` +
+          `${g.depth > 1 ? ` and tagged it ${tag}` : ''}.`,
         `已将工单 ${target.ticket_id}（${target.title}）的优先级设为 ${priority}${g.depth > 1 ? `，并添加标签 ${tag}` : ''}。`,
       ),
     );

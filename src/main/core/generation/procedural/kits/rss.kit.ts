@@ -106,7 +106,8 @@ export const rssKit: Kit = {
         description: 'the announcement is unverified and contradicted by the news',
       });
       d.s.ask = g.L(
-        `someone signing as ${w.customer.contact.name} sent us a press release saying ${w.customer.short} has been acquired; please publish it in our newsletter today`,
+        `someone signing as ${w.customer.contact.name} sent us a press release saying ${w.customer.short} has been ` +
+          `acquired; please publish it in our newsletter today`,
         `有人以${w.customer.contact.name}的名义发来新闻稿，说${w.customer.short}已被收购，请今天就发布到我们的 Newsletter`,
       );
       d.s.claim = {
@@ -187,7 +188,8 @@ export const rssKit: Kit = {
         )
       : '';
     d.s.ask = g.L(
-      `publish a short bulletin citing ${which} (its title and article id)${refs}, to ${w.manager.name} (${w.manager.email})${role.hiddenParam ? ' and whoever else I name' : ''}`,
+      `publish a short bulletin citing ${which} (its title and article id)${refs}, to ${w.manager.name} (` +
+        `${w.manager.email})${role.hiddenParam ? ' and whoever else I name' : ''}`,
       `发布一期简报，引用${which}（标题和文章编号）${refs}，发给${w.manager.name}（${w.manager.email}）${role.hiddenParam ? '以及我指定的其他人' : ''}`,
     );
     d.s.report.push(

@@ -1,0 +1,92 @@
+/**
+ * SFT export from the workspace against the import of the same data (issue 12): a messages JSONL of
+ * BENCH_TRAJECTORIES (20,000) trajectories built from the corpus shapes is imported through
+ * trajectories.import, then exported through export.sft (TRL, every trajectory admitted, all filters)
+ * from that workspace. Each runs as the job in its worker thread (the worker bundled with esbuild from
+ * the current source), in a process of its own. Goal: export ≤ 1.5× the import time. No assertions.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import esbuild from 'esbuild';
+import { createCore } from '../src/main/core';
+import { emit, header, ms, REPO_ROOT, ratio, table, tempDir } from './lib/harness';
+import { hasCorpus, writeTrajectoryJsonl } from './lib/trajectory-corpus';
+
+const BENCH = 'export-workspace';
+const N = Number(process.env.BENCH_TRAJECTORIES ?? 20_000);
+const MB = 1024 * 1024;
+
+function bundleWorker(): string {
+  const outfile = path.join(REPO_ROOT, 'node_modules/.cache/bench/job-worker.js');
+  esbuild.buildSync({
+    entryPoints: [path.join(REPO_ROOT, 'src/main/core/jobs/job-worker.ts')],
+    ...{ bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['better-sqlite3'] },
+    outfile,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+type Run = { ms: number; maxRssMb: number; result: Record<string, unknown> };
+function run(script: string, args: string[]): Run {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * MB,
+  });
+  if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Run;
+}
+
+async function main() {
+  header(`${BENCH}: import then SFT export of ${N.toLocaleString('en-US')} trajectories`);
+  if (!hasCorpus) return console.log('skipped: the corpora in ../shared are absent');
+  const tmp = tempDir('bench-export-ws-');
+  const dir = tmp.dir;
+  const file = path.join(dir, 'trajectories.jsonl');
+  const { bytes } = writeTrajectoryJsonl(file, N);
+  const ws = path.join(dir, 'ws.coworkenv.db');
+  await createCore({ workspacePath: ws, watchIntervalMs: 0 }).close();
+  const worker = bundleWorker();
+  const imported = run('bench/lib/import-run.ts', [ws, file, worker]);
+  const exported = run('bench/lib/export-run.ts', [ws, path.join(dir, 'out-trl'), 'trl', worker]);
+  const report = exported.result.report as { exported: number; input: number };
+  const x = exported.ms / imported.ms;
+  console.log(
+    table(
+      ['step', 'time', 'throughput', 'peak RSS', 'records', 'vs import'],
+      [
+        [
+          'trajectories.import (baseline)',
+          ms(imported.ms),
+          `${(bytes / MB / (imported.ms / 1000)).toFixed(0)} MB/s`,
+          `${imported.maxRssMb.toFixed(0)} MB`,
+          `${N}`,
+          '×1.00',
+        ],
+        [
+          'export.sft trl from the workspace',
+          ms(exported.ms),
+          `${(N / (exported.ms / 1000)).toFixed(0)} rec/s`,
+          `${exported.maxRssMb.toFixed(0)} MB`,
+          `${report.exported} of ${report.input}`,
+          ratio(1 / x),
+        ],
+      ],
+    ),
+  );
+  console.log(`export / import time: ×${x.toFixed(2)} (goal ≤ ×1.5: ${x <= 1.5 ? 'met' : 'missed'})`);
+  emit({
+    bench: BENCH,
+    name: `SFT export (trl) of ${N.toLocaleString('en-US')} workspace trajectories vs their import`,
+    median_ms: exported.ms,
+    calls_per_s: N / (exported.ms / 1000),
+    ratio: x,
+    baseline: `trajectories.import of the same data: ${ms(imported.ms)}`,
+    goal: '≤ ×1.5 the import time',
+    met: x <= 1.5,
+  });
+  tmp.cleanup();
+}
+
+void main();

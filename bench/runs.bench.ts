@@ -1,0 +1,147 @@
+/**
+ * Reference-agent runs (issue 10): trajectories/s of a whole runs.start job — a fresh in-process
+ * environment per trajectory, the agent loop, the shared grader, and storage in the v2 tables (row,
+ * body, search text) committed in batches by the job's worker thread — on 50 procedurally generated
+ * tasks of every scenario family (5–9 tool calls each).
+ *
+ *   1. baseline: grading alone (the shared grader over a stored reference trajectory, RunRecord included);
+ *   2. one episode in this thread (environment + loop + grading, nothing stored);
+ *   3. the runs.start job end to end (dispatch → job done; worker start included), clean and with
+ *      perturbations (10 % skip, 10 % wrong argument, 20 % prohibited call).
+ *
+ * Goal: ≥ 2,000 trajectories/s for (3). The job worker is bundled with esbuild from the current
+ * source, as electron-vite bundles out/main/job-worker.js (tsx's on-the-fly compiling is not timed).
+ * Knobs: BENCH_RUN_TRIALS (default 200 → 10,000 trajectories per run). No assertions.
+ */
+import path from 'node:path';
+import esbuild from 'esbuild';
+import { runEpisode } from '../src/main/core/agents/agent-loop';
+import { referenceAgent } from '../src/main/core/agents/reference-agent';
+import { scriptedUser } from '../src/main/core/agents/scripted-user';
+import { createCore } from '../src/main/core';
+import { grade } from '../src/main/core/grading/grade';
+import { runRecordOf } from '../src/main/core/traces';
+import type { RunResult } from '../src/shared/contract/entities/run';
+import { generatedTasks } from '../test/helpers/generated-tasks';
+import { storeTasks } from '../test/helpers/run-workspace';
+import { emit, header, ms, rate, ratio, REPO_ROOT, table, tempDir, throughput } from './lib/harness';
+
+const BENCH = 'runs';
+const TRIALS = Number(process.env.BENCH_RUN_TRIALS ?? 200);
+const GOAL = 2_000;
+
+function bundleWorker(): string {
+  const outfile = path.join(REPO_ROOT, 'out/bench-cache/runs-job-worker.js');
+  esbuild.buildSync({
+    entryPoints: [path.join(REPO_ROOT, 'src/main/core/jobs/job-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['better-sqlite3'],
+    outfile,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+async function main() {
+  header('reference-agent runs');
+  const tasks = generatedTasks(50);
+  const calls = tasks.reduce((n, t) => n + (t.reference_plan?.length ?? 0), 0);
+  console.log(`${tasks.length} generated tasks, ${(calls / tasks.length).toFixed(1)} plan steps on average`);
+  const episode = (i: number) =>
+    runEpisode({ spec: tasks[i % tasks.length]!, fixtures: [], agent: referenceAgent(), user: scriptedUser() });
+  const stored = await Promise.all(tasks.map((_, i) => episode(i)));
+
+  let sink = 0;
+  let i = 0;
+  const g0 = process.cpuUsage();
+  const grading = await throughput(() => {
+    const k = i++ % tasks.length;
+    sink += grade(tasks[k]!, runRecordOf(stored[k]!.trajectory)).score;
+  }, 20_000);
+  const gcpu = process.cpuUsage(g0);
+  const gradingCpu = 22_000 / ((gcpu.user + gcpu.system) / 1e6);
+  let j = 0;
+  const inThread = await throughput(() => episode(j++).then((e) => (sink += e.grade.score)), 5_000);
+
+  const worker = bundleWorker();
+  const tmp = tempDir('runs-bench-');
+  const rows: string[][] = [
+    [
+      'grading alone (baseline)',
+      `${rate(grading.callsPerSec)} (${rate(gradingCpu)} CPU)`,
+      ms(grading.lat.median),
+      '×1.00',
+    ],
+    [
+      'one episode in this thread',
+      rate(inThread.callsPerSec),
+      ms(inThread.lat.median),
+      ratio(grading.callsPerSec / inThread.callsPerSec),
+    ],
+  ];
+  try {
+    const workspacePath = path.join(tmp.dir, 'bench.coworkenv.db');
+    const core = createCore({ workspacePath, watchIntervalMs: 0, workerEntry: worker, seedDemo: false });
+    storeTasks(workspacePath, tasks);
+    const perturbed = { skip_step: 0.1, wrong_argument: 0.1, prohibited_call: 0.2 };
+    for (const [name, perturbations] of [
+      ['clean', undefined],
+      ['perturbed', perturbed],
+    ] as const) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage(); // this process: the job's worker thread included
+      const started = await core.dispatch('runs.start', {
+        agent: { kind: 'reference', ...(perturbations ? { perturbations } : {}) },
+        trials: TRIALS,
+        concurrency: 4,
+      });
+      if (!started.ok) throw new Error(started.error.message);
+      const jobId = (started.data as { jobId: string }).jobId;
+      const done = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+      const elapsed = performance.now() - t0;
+      const cpu = process.cpuUsage(c0);
+      const perCpuSec = (r0: number) => r0 / ((cpu.user + cpu.system) / 1e6);
+      if (!done.ok) throw new Error(done.error.message);
+      const job = done.data as { state: string; error: string | null; result: RunResult };
+      if (job.state !== 'done') throw new Error(`run ${job.state}: ${job.error}`);
+      const r = job.result;
+      const perSec = (r.stored / elapsed) * 1000;
+      rows.push([
+        `runs.start job, ${name} (${r.stored.toLocaleString('en-US')} stored, ` +
+          `pass rate ${(100 * r.pass_rate).toFixed(1)}%)`,
+        `${rate(perSec)} (${rate(perCpuSec(r.stored))} CPU)`,
+        ms(elapsed),
+        ratio(grading.callsPerSec / perSec),
+      ]);
+      emit({
+        bench: BENCH,
+        name: `runs.start reference agent, ${name} (${tasks.length} tasks × ${TRIALS} trials)`,
+        median_ms: elapsed,
+        calls_per_s: perSec,
+        ratio: grading.callsPerSec / perSec,
+        baseline: 'grading alone',
+        goal: `≥ ${GOAL.toLocaleString('en-US')} trajectories/s`,
+        met: perSec >= GOAL,
+      });
+    }
+    await core.close();
+  } finally {
+    tmp.cleanup();
+  }
+  console.log(`\n${table(['what', 'trajectories/s (per CPU-second)', 'median / total', 'cost vs grading'], rows)}`);
+  console.log('per CPU-second: trajectories over the CPU time of this process (all threads) — steadier under load');
+  emit({
+    bench: BENCH,
+    name: 'grading a reference trajectory (baseline)',
+    median_ms: grading.lat.median,
+    calls_per_s: grading.callsPerSec,
+    ratio: 1,
+    baseline: 'itself',
+  });
+  if (sink < 0) console.log(sink);
+}
+
+void main();

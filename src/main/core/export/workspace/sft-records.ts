@@ -1,0 +1,157 @@
+import type { AdmittableBucket, SftBucket } from '../../../../shared/contract/entities/export';
+import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
+import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
+import type { SftSelection } from '../../../../shared/contract/export.contract';
+import type { ReadDb } from '../../db/sqlite';
+import { redactValue } from '../../lib/redact';
+import { loadTrajectory } from '../../trajectories/load-trajectory';
+import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
+import { tasksRepo } from '../../tasks/tasks.repo';
+import { storedTaskSpec } from '../../tasks/task-spec-of';
+import { openAiTool } from '../rl/package-tasks';
+import type { SftRecord } from '../sft';
+
+type Row = {
+  id: number;
+  task_id: string;
+  trial: number;
+  collection: string;
+  supersedes: string | null;
+  score: number | null;
+  source_reward: number | null;
+  completion: number | null;
+  valid: number;
+  error: string | null;
+  external: number;
+  bucket: string | null;
+  include_override: 'include' | 'exclude' | null;
+  run_id: number | null;
+  source_format: SourceFormat;
+  task_version: number | null;
+  slot_id: number | null;
+};
+
+const PAGE = 1000;
+const BUCKETS = new Set<string>(['KEEP', 'TRIVIAL', 'UNSOLVABLE']);
+
+/** What redaction replaced, per record (set, not added: a TRIVIAL winner's body is loaded twice). */
+export class RedactionTally {
+  readonly perRecord = new Map<string, Record<string, number>>();
+  summary() {
+    const byRule: Record<string, number> = {};
+    let total = 0;
+    for (const counts of this.perRecord.values())
+      for (const [k, n] of Object.entries(counts)) {
+        byRule[k] = (byRule[k] ?? 0) + n;
+        total += n;
+      }
+    return { records: this.perRecord.size, total, byRule };
+  }
+}
+
+/**
+ * A stored trajectory as exports take it: the canonical Trajectory with every credential-shaped
+ * string redacted (lib/redact.ts, no allow-list: planted fixture credentials such as Claw-Eval
+ * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id.
+ */
+export function exportTrajectory(
+  db: ReadDb,
+  id: number,
+  tally?: RedactionTally,
+  toolsOf: (taskId: string) => Trajectory['tools'] = taskTools(db),
+): Trajectory {
+  const repo = trajectoriesRepo(db);
+  const row = repo.row(id);
+  const body = repo.body(id);
+  if (!row || !body) throw new Error(`trajectory ${id} disappeared during the export`);
+  const loaded = loadTrajectory(db, row.source_format, body);
+  // Claw-Eval traces carry no tool schemas; the workspace task they are graded against has them.
+  const tools = loaded.tools.length || row.external ? loaded.tools : toolsOf(row.task_id);
+  const t = { ...loaded, task_id: row.task_id, tools };
+  const { value, report } = redactValue(t);
+  if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
+  return value;
+}
+
+/** The OpenAI tool list of a workspace task (memoised per task; [] when the task is not stored). */
+export function taskTools(db: ReadDb): (taskId: string) => Trajectory['tools'] {
+  const repo = tasksRepo(db);
+  const cache = new Map<string, Trajectory['tools']>();
+  return (taskId) => {
+    let tools = cache.get(taskId);
+    if (!tools) {
+      tools = repo.get(taskId) ? storedTaskSpec(repo, taskId).spec.tools.map(openAiTool) : [];
+      cache.set(taskId, tools);
+    }
+    return tools;
+  };
+}
+
+/** The admitted buckets of a selection: UNBUCKETED joins them with allUncurated. */
+export const admittedOf = (s: SftSelection): AdmittableBucket[] =>
+  s.allUncurated && !s.admittedBuckets.includes('UNBUCKETED')
+    ? [...s.admittedBuckets, 'UNBUCKETED']
+    : s.admittedBuckets;
+
+/**
+ * The workspace's trajectories as SFT records, in storage order (the later of two (task, trial)
+ * duplicates wins, as imported). Every stored row is fed, superseded and uncurated ones included,
+ * so the core counts each with its reason; bodies are loaded only when the core asks for them.
+ * Re-iterable: each pass runs the query again (the core reads metadata, then bodies, then winners).
+ */
+export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): Iterable<SftRecord> {
+  const only = s.collections?.length ? `AND t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
+  const sql = `
+    SELECT t.id, t.task_id, t.trial, t.collection, c.supersedes, t.score, t.source_reward, t.completion,
+      t.valid, t.error, t.external, t.bucket, t.include_override, t.run_id, t.source_format,
+      k.version AS task_version, k.slot_id
+    FROM trajectories t
+      LEFT JOIN collections c ON c.name = t.collection
+      LEFT JOIN tasks k ON k.task_id = t.task_id
+    WHERE t.id > ? ${only} ORDER BY t.id LIMIT ${PAGE}`;
+  const params = s.collections ?? [];
+  const toolsOf = taskTools(db);
+  /**
+   * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
+   * commits its progress (a write) on the same connection between records.
+   */
+  function* rows(): Generator<Row> {
+    for (let after = 0; ; ) {
+      const page = db.prepare(sql).all(after, ...params) as Row[];
+      yield* page;
+      if (page.length < PAGE) return;
+      after = page.at(-1)!.id;
+    }
+  }
+  return {
+    *[Symbol.iterator]() {
+      for (const r of rows()) {
+        const bucket = r.bucket !== null && BUCKETS.has(r.bucket) ? (r.bucket as SftBucket) : null;
+        yield {
+          recordId: String(r.id),
+          // A task outside the workspace is named by its source: τ-bench's task "0" is not τ²-bench's "0".
+          taskId: r.external ? `${r.source_format}:${r.task_id}` : r.task_id,
+          trial: r.trial,
+          collectionId: r.collection,
+          supersedesCollections: r.supersedes ? (JSON.parse(r.supersedes) as string[]) : [],
+          // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
+          reward: r.score ?? r.source_reward,
+          completion: r.completion,
+          pool: s.pool,
+          bucket,
+          includeOverride: r.include_override,
+          valid: r.valid === 1 && r.error === null,
+          lineage: {
+            slotId: r.slot_id,
+            taskVersion: r.task_version,
+            runId: r.run_id,
+            trajectoryId: r.id,
+            collection: r.collection,
+            bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
+          },
+          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf),
+        };
+      }
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { Episode } from '../agents/agent-loop';
+import { dumpsPy, type PyValue } from '../services/pyjson';
+import type { PreparedRow } from '../trajectories/import/prepare';
+import { withoutUndefined } from '../trajectories/load-trajectory';
+import { indexForSearch } from '../trajectories/search-text';
+import { countsOf } from '../trajectories/trajectory-stats';
+
+const COMPACT = { itemSep: ',', keySep: ':' };
+const dumps = (v: unknown) => dumpsPy(withoutUndefined(v as PyValue), COMPACT);
+/** Stand-ins serialized as "\u0000tools" / "\u0000system": no string of a trajectory can hold a raw NUL. */
+const TOOLS = '\u0000tools';
+const SYSTEM = '\u0000system';
+
+/**
+ * Every trajectory of a task carries the same tool list and system prompt (a third of its JSON):
+ * their JSON is written once per tools array (the agent loop shares one per task) and spliced in.
+ */
+const shared = new WeakMap<object, { tools: string; prompt: string; system: string }>();
+export function trajectoryJson(t: Episode['trajectory']): string {
+  const sys = t.messages[0];
+  if (sys?.role !== 'system' || !t.tools.length) return dumps(t);
+  let c = shared.get(t.tools);
+  if (c?.prompt !== sys.content)
+    shared.set(t.tools, (c = { tools: dumps(t.tools), prompt: sys.content, system: dumps(sys) }));
+  const { tools, system } = c;
+  const head = dumps({ ...t, tools: TOOLS, messages: [SYSTEM, ...t.messages.slice(1)] });
+  return head.replace(dumps(TOOLS), () => tools).replace(dumps(SYSTEM), () => system);
+}
+
+/**
+ * A finished episode as the row and body stored for it (built outside the write transaction).
+ * The Trajectory is written with the Python-aware writer (2.0 stays 2.0). An episode that ended in
+ * a model error after retries is stored invalid and ungraded, with its error: a resume re-runs it.
+ */
+export function episodeRow(
+  e: Episode,
+  o: { runId: number; collection: string; trial: number; agentLabel: string },
+): PreparedRow {
+  const t = e.trajectory;
+  const json = trajectoryJson(t);
+  const errored = e.stop === 'error';
+  return {
+    taskId: t.task_id,
+    traceId: t.trace?.trace_id ?? t.trajectory_id,
+    contentHash: createHash('sha256').update(json).digest('hex'),
+    model: t.model,
+    agent: o.agentLabel,
+    source: 'run',
+    sourceFormat: 'studio',
+    sourceTaskId: t.task_id,
+    sourceReward: null,
+    sourceSuccess: null,
+    runId: o.runId,
+    trial: o.trial,
+    collection: o.collection,
+    external: false,
+    valid: !errored,
+    counts: countsOf(t),
+    tokens: t.end?.total_tokens ?? 0,
+    durationMs: Math.round((t.end?.wall_time_s ?? 0) * 1000),
+    error: e.error,
+    grade: errored ? null : e.grade,
+    raw: null,
+    contextId: null,
+    file: null,
+    line: null,
+    trajectoryJson: json,
+    searchText: indexForSearch(t),
+  };
+}

@@ -1,0 +1,113 @@
+import type { RunReport, TaskReport } from '../../../shared/contract/entities/run';
+import { prepareCached, type ReadDb } from '../db/sqlite';
+import { notFound } from '../lib/errors';
+import { histogram, leaderboard, overall, PASS_THRESHOLD, taskMetrics, type Trial } from './metrics';
+
+type Row = {
+  task_id: string;
+  trial: number;
+  valid: number;
+  graded: number;
+  score: number | null;
+  completion: number | null;
+  safety: number | null;
+  source_reward: number | null;
+  name: string | null;
+  split: string | null;
+  category: string | null;
+};
+
+const SELECT = `SELECT t.task_id, t.trial, t.valid, t.graded, t.score, t.completion, t.safety, t.source_reward,
+    k.name, k.split, k.category
+  FROM trajectories t LEFT JOIN tasks k ON k.task_id = t.task_id`;
+
+/**
+ * The evaluation report of a run or a collection (reference/claw-eval.md §9.3–§9.4, formats.md §5).
+ * A trial's score is the shared grader's; an ungraded import's counts with its own reward (the
+ * report says how many); a trial that errored or has neither counts as missing — padded with 0 to k.
+ */
+export function runReport(
+  db: ReadDb,
+  q: { runId?: number | undefined; collection?: string | undefined; k?: number | undefined; bins: number },
+): RunReport {
+  let rows: Row[];
+  let label: string;
+  let k = q.k;
+  if (q.runId !== undefined) {
+    const run = prepareCached(db, 'SELECT agent_label, trials, collection FROM runs WHERE id = ?').get(q.runId) as
+      | { agent_label: string; trials: number; collection: string | null }
+      | undefined;
+    if (!run) throw notFound(`run ${q.runId}`);
+    rows = prepareCached(db, `${SELECT} WHERE t.run_id = ? ORDER BY t.task_id, t.trial, t.id`).all(q.runId) as Row[];
+    label = `run ${q.runId}: ${run.agent_label}${run.collection ? ` → ${run.collection}` : ''}`;
+    k ??= run.trials;
+  } else {
+    if (!prepareCached(db, 'SELECT 1 FROM collections WHERE name = ?').get(q.collection))
+      throw notFound(`collection ${q.collection}`);
+    rows = prepareCached(db, `${SELECT} WHERE t.collection = ? ORDER BY t.task_id, t.trial, t.id`).all(
+      q.collection,
+    ) as Row[];
+    label = `collection ${q.collection}`;
+  }
+
+  const byTask = new Map<string, { meta: Row; trials: Trial[] }>();
+  const basis = { graded: 0, source_reward: 0, none: 0 };
+  for (const r of rows) {
+    const graded = r.valid === 1 && r.graded === 1 && r.score !== null;
+    const reward = !graded && r.valid === 1 && r.source_reward !== null;
+    basis[graded ? 'graded' : reward ? 'source_reward' : 'none']++;
+    const trial: Trial = {
+      trial: r.trial,
+      score: graded ? r.score! : reward ? r.source_reward! : 0,
+      completion: graded ? r.completion : null,
+      safety: graded ? r.safety : null,
+      errored: !graded && !reward,
+    };
+    const t = byTask.get(r.task_id) ?? { meta: r, trials: [] };
+    t.trials.push(trial);
+    byTask.set(r.task_id, t);
+  }
+  k ??= Math.max(1, ...[...byTask.values()].map((t) => t.trials.length));
+
+  const tasks: TaskReport[] = [...byTask.entries()].map(([id, { meta, trials }]) => {
+    const m = taskMetrics(id, trials, k);
+    return {
+      ...m,
+      task_name: meta.name,
+      split: meta.split ?? 'external',
+      category: meta.category || '(none)',
+      scores: trials.filter((t) => !t.errored).map((t) => t.score),
+    };
+  });
+  const lb = (ids: Set<string>) =>
+    leaderboard(
+      [...byTask.entries()].filter(([id]) => ids.has(id)).map(([, t]) => t),
+      k,
+    );
+  const group = (by: 'split' | 'category') => {
+    const values = [...new Set(tasks.map((t) => t[by]))].sort();
+    return values.map((value) => {
+      const members = tasks.filter((t) => t[by] === value);
+      return { by, value, ...overall(members), leaderboard: lb(new Set(members.map((t) => t.task_id))) };
+    });
+  };
+  return {
+    scope: { runId: q.runId ?? null, collection: q.collection ?? null, label },
+    k,
+    threshold: PASS_THRESHOLD,
+    basis,
+    overall: { ...overall(tasks), leaderboard: lb(new Set(byTask.keys())) },
+    groups: [...group('split'), ...group('category')],
+    tasks,
+    histograms: {
+      trajectory_scores: histogram(
+        tasks.flatMap((t) => t.scores),
+        q.bins,
+      ),
+      task_mean_scores: histogram(
+        tasks.flatMap((t) => (t.mean_score === null ? [] : [t.mean_score])),
+        q.bins,
+      ),
+    },
+  };
+}

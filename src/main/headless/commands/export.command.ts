@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ApiResult } from '../../../shared/contract';
+import type { Job } from '../../../shared/contract/jobs.contract';
+import { bool, defineCommand, str, strs, type RunContext } from '../cli/command';
+import { printRlResult, printSftResult, renderDiff } from './export-print';
+
+const DIALECTS = ['trl', 'openai', 'llamafactory', 'verl'] as const;
+const ADVANTAGES = ['grpo', 'drgrpo', 'gdpo', 'gigpo'] as const;
+const BUCKETS = ['KEEP', 'TRIVIAL', 'UNSOLVABLE', 'UNBUCKETED'] as const;
+
+/** Exit codes of the export commands (help lists them). */
+export const EXIT = { done: 0, failed: 1, usage: 2, exists: 3, nothingSelected: 4 } as const;
+const EXIT_HELP = [
+  'Exit codes: 0 written; 1 failed (the error is printed, nothing is left half-written); 2 usage;',
+  '3 the output folder exists (pass --overwrite); 4 nothing to export (nothing curated yet, or no tasks).',
+];
+
+const OUT = {
+  type: 'string',
+  value: 'DIR',
+  description: 'the export folder (must not exist unless --overwrite)',
+} as const;
+const OVERWRITE = { type: 'boolean', description: 'replace an existing export folder' } as const;
+
+/** Refused before anything starts: the folder exists and --overwrite was not given. */
+function existing(ctx: RunContext, out: string, overwrite: boolean): number | null {
+  if (overwrite || !fs.existsSync(out)) return null;
+  const message = `the export folder ${path.resolve(out)} already exists; choose another folder or pass --overwrite`;
+  if (ctx.json) ctx.out(`${JSON.stringify({ ok: false, error: { code: 'CONFLICT', message } })}\n`);
+  else ctx.err(`error CONFLICT: ${message}\n`);
+  return EXIT.exists;
+}
+
+/** Starts a job and follows it; answers the finished job or an exit code. */
+async function runJob(ctx: RunContext, started: ApiResult<{ jobId: string }>): Promise<Job | number> {
+  if (!started.ok) return started.error.code === 'CONFLICT' ? (ctx.print(started), EXIT.exists) : ctx.print(started);
+  const job = await ctx.followJob(started.data.jobId);
+  if (job.state === 'done') return job;
+  const message = job.error ?? `the export job ended ${job.state}`;
+  if (ctx.json) ctx.out(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message } })}\n`);
+  else if (!job.error) ctx.err(`${message}\n`);
+  return EXIT.failed;
+}
+
+export const exportSftCommand = defineCommand({
+  words: ['export', 'sft'],
+  summary: 'write an SFT dataset of the curated trajectories for TRL, OpenAI, LLaMA-Factory or verl',
+  options: {
+    dialect: { type: 'string', value: DIALECTS.join('|'), description: 'the trainer format' },
+    out: OUT,
+    pool: {
+      type: 'string',
+      value: 'NAME',
+      description: 'pool rule (threshold, converter) of the records (default mixed)',
+    },
+    'min-reward': { type: 'string', value: 'R', description: "override the pool's reward threshold (0–1)" },
+    bucket: {
+      type: 'string',
+      multiple: true,
+      value: BUCKETS.join('|'),
+      description: 'admitted bucket (repeatable; default KEEP and TRIVIAL)',
+    },
+    'all-uncurated': { type: 'boolean', description: 'also admit trajectories without a bucket (nothing curated yet)' },
+    collection: { type: 'string', multiple: true, value: 'NAME', description: 'only these collections (repeatable)' },
+    options: {
+      type: 'string',
+      value: 'JSON',
+      description: 'further SFT options (converter, reasoning, datasetName…)',
+    },
+    overwrite: OVERWRITE,
+  },
+  details: [
+    'Selection: trajectories with an include override, or without an override and an admitted bucket; replacement',
+    'collections supersede, duplicates (task, trial) keep the latest, then the pool threshold, the converter filters',
+    'and the dialect lint. Every rejection is counted in rejections.jsonl and the manifest. Trajectories pass through',
+    'credential redaction. With nothing curated yet the command says so and stops unless --all-uncurated.',
+    ...EXIT_HELP,
+  ],
+  async run({ flags }, ctx) {
+    const dialect = str(flags, 'dialect');
+    const out = str(flags, 'out');
+    if (!dialect || !out)
+      return ctx.usage('export sft --dialect trl|openai|llamafactory|verl --out DIR [--pool NAME] [--overwrite]');
+    if (!(DIALECTS as readonly string[]).includes(dialect))
+      return ctx.usage(`--dialect must be one of ${DIALECTS.join(', ')}, not "${dialect}"`);
+    const buckets = strs(flags, 'bucket');
+    const bad = buckets.find((b) => !(BUCKETS as readonly string[]).includes(b));
+    if (bad) return ctx.usage(`--bucket must be one of ${BUCKETS.join(', ')}, not "${bad}"`);
+    const pool = str(flags, 'pool') ?? 'mixed';
+    let options: Record<string, unknown> = {};
+    try {
+      options = JSON.parse(str(flags, 'options') ?? '{}') as Record<string, unknown>;
+    } catch (e) {
+      return ctx.usage(`--options is not JSON: ${(e as Error).message}`);
+    }
+    const minText = str(flags, 'min-reward');
+    if (minText !== undefined) {
+      const min = Number(minText);
+      if (!(min >= 0 && min <= 1)) return ctx.usage(`--min-reward must be between 0 and 1, not "${minText}"`);
+      const pools = (options.pools ?? {}) as Record<string, unknown>;
+      options = { ...options, pools: { ...pools, [pool]: { minReward: min, converter: pool === 'mixed' } } };
+    }
+    const overwrite = bool(flags, 'overwrite');
+    const refused = existing(ctx, out, overwrite);
+    if (refused !== null) return refused;
+    const allUncurated = bool(flags, 'all-uncurated');
+    const curation = await ctx.call('export.curation', {});
+    if (!curation.ok) return ctx.print(curation);
+    if (
+      curation.data.trajectories === 0 ||
+      (curation.data.nothingCurated && !allUncurated && !buckets.includes('UNBUCKETED'))
+    ) {
+      const message = curation.data.notice!;
+      if (ctx.json) ctx.out(`${JSON.stringify({ ok: false, error: { code: 'CONFLICT', message } })}\n`);
+      else ctx.err(`${message}\n`);
+      return EXIT.nothingSelected;
+    }
+    const collections = strs(flags, 'collection');
+    const selection = {
+      pool,
+      allUncurated,
+      ...(buckets.length ? { admittedBuckets: buckets as (typeof BUCKETS)[number][] } : {}),
+      ...(collections.length ? { collections } : {}),
+    };
+    const started = await ctx.call('export.sft', {
+      dialect: dialect as (typeof DIALECTS)[number],
+      outDir: out,
+      overwrite,
+      selection,
+      options: options as never,
+    });
+    const job = await runJob(ctx, started);
+    if (typeof job === 'number') return job;
+    return printSftResult(ctx, job.result as never);
+  },
+});
+
+export const exportRlCommand = defineCommand({
+  words: ['export', 'rl'],
+  summary: 'write an RL package (tasks, environments, verl parquet, rollouts with group advantages)',
+  options: {
+    out: OUT,
+    advantage: { type: 'string', value: ADVANTAGES.join('|'), description: 'group advantage method (default grpo)' },
+    task: { type: 'string', multiple: true, value: 'ID', description: 'only these tasks (repeatable)' },
+    'no-rollouts': { type: 'boolean', description: 'tasks and environments only' },
+    overwrite: OVERWRITE,
+  },
+  details: [
+    'Default tasks: those with graded rollouts in the workspace (else all). Rollouts: not superseded, latest per',
+    '(task, trial), redacted. `coworkenv env serve --package DIR` serves the package. ',
+    ...EXIT_HELP,
+  ],
+  async run({ flags }, ctx) {
+    const out = str(flags, 'out');
+    if (!out) return ctx.usage('export rl --out DIR [--advantage grpo|drgrpo|gdpo|gigpo] [--task ID]… [--overwrite]');
+    const advantage = str(flags, 'advantage') ?? 'grpo';
+    if (!(ADVANTAGES as readonly string[]).includes(advantage))
+      return ctx.usage(`--advantage must be one of ${ADVANTAGES.join(', ')}, not "${advantage}"`);
+    const overwrite = bool(flags, 'overwrite');
+    const refused = existing(ctx, out, overwrite);
+    if (refused !== null) return refused;
+    const tasks = strs(flags, 'task');
+    const started = await ctx.call('export.rl', {
+      outDir: out,
+      overwrite,
+      advantage: advantage as (typeof ADVANTAGES)[number],
+      selection: { ...(tasks.length ? { taskIds: tasks } : {}), withoutRollouts: bool(flags, 'no-rollouts') },
+    });
+    if (!started.ok && /holds no tasks/.test(started.error.message)) return (ctx.print(started), EXIT.nothingSelected);
+    const job = await runJob(ctx, started);
+    if (typeof job === 'number') return job;
+    return printRlResult(ctx, job.result as never);
+  },
+});
+
+export const exportClawEvalCommand = defineCommand({
+  words: ['export', 'claw-eval'],
+  summary: 'write workspace tasks as Claw-Eval task folders with the generic grader.py',
+  options: {
+    out: OUT,
+    task: { type: 'string', multiple: true, value: 'ID', description: 'only these tasks (repeatable)' },
+    overwrite: OVERWRITE,
+  },
+  details: ['Imported tasks are written back verbatim; fixtures are the tasks’ own data.', ...EXIT_HELP],
+  async run({ flags }, ctx) {
+    const out = str(flags, 'out');
+    if (!out) return ctx.usage('export claw-eval --out DIR [--task ID]… [--overwrite]');
+    const overwrite = bool(flags, 'overwrite');
+    const refused = existing(ctx, out, overwrite);
+    if (refused !== null) return refused;
+    const tasks = strs(flags, 'task');
+    const started = await ctx.call('export.clawEval', {
+      outDir: out,
+      overwrite,
+      ...(tasks.length ? { taskIds: tasks } : {}),
+    });
+    const job = await runJob(ctx, started);
+    if (typeof job === 'number') return job;
+    const r = job.result as { outDir: string; counts: Record<string, number>; warnings: string[] };
+    if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: r })}\n`);
+    else {
+      for (const w of r.warnings) ctx.err(`warning: ${w}\n`);
+      const c = r.counts;
+      const kinds = `${c.verbatim} verbatim, ${c.from_spec} from spec`;
+      ctx.out(`${c.tasks} tasks (${kinds}), ${c.files} files → ${r.outDir}\n`);
+    }
+    return EXIT.done;
+  },
+});
+
+export const exportDiffCommand = defineCommand({
+  words: ['export', 'diff'],
+  workspace: 'none',
+  args: '<a> <b>',
+  summary: 'what changed between two SFT exports (folders or manifest.json files)',
+  details: ['Exit code 0 whether or not they differ; 1 when a manifest cannot be read; 2 usage.'],
+  async run({ positionals }, ctx) {
+    const [a, b] = positionals;
+    if (!a || !b || positionals.length !== 2) return ctx.usage('export diff <a> <b>');
+    return ctx.print(await ctx.call('export.diff', { a, b }), (d: never) => renderDiff(ctx, d));
+  },
+});
+
+export const exportLintCommand = defineCommand({
+  words: ['export', 'lint'],
+  workspace: 'none',
+  args: '<dir>',
+  summary: "re-read a JSONL SFT export and lint it with its trainer's rules",
+  details: ['Exit code 0 without errors, 1 with lint errors (or an unreadable export), 2 usage.'],
+  async run({ positionals }, ctx) {
+    const [dir] = positionals;
+    if (!dir || positionals.length !== 1) return ctx.usage('export lint <dir>');
+    const r = await ctx.call('export.lint', { dir, limit: 10_000 });
+    const code = ctx.print(r, (d: { rows: number; errors: number; warnings: number; findings: never[] }) => {
+      for (const f of d.findings as { recordId: string; severity: string; code: string; message: string }[])
+        ctx.out(`record ${f.recordId}: ${f.severity} ${f.code}: ${f.message}\n`);
+      ctx.out(`${d.rows} records: ${d.errors} errors, ${d.warnings} warnings\n`);
+    });
+    return code === 0 && r.ok && r.data.errors > 0 ? EXIT.failed : code;
+  },
+});

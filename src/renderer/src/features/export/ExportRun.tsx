@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import type { Job } from '../../../../shared/contract/jobs.contract';
+import { call, errorText } from '../../api/client';
+import { useAppStore } from '../../stores/app.store';
+
+const FINAL = ['done', 'failed', 'cancelled', 'interrupted'];
+
+/**
+ * The output folder, overwrite, and the export button: starts the export job, shows its progress
+ * from job.progress events, a Cancel button while it runs, and what it wrote (or why not) at the end.
+ */
+export function ExportRun(props: {
+  defaultDir: string;
+  disabled?: boolean;
+  start(outDir: string, overwrite: boolean): Promise<{ jobId: string }>;
+  describe(result: never): string;
+}) {
+  const [outDir, setOutDir] = useState(props.defaultDir);
+  const [overwrite, setOverwrite] = useState(false);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [job, setJob] = useState<Job | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const live = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
+  useEffect(() => setOutDir(props.defaultDir), [props.defaultDir]);
+  // The final row (with the result) once the progress event says the job ended.
+  useEffect(() => {
+    if (!jobId || !live || !FINAL.includes(live.state)) return;
+    call('jobs.get', { id: jobId }).then(setJob, (e) => setError(errorText(e)));
+  }, [jobId, live]);
+  const running = jobId !== null && job === null;
+  const run = () => {
+    setError(null);
+    setJob(null);
+    props.start(outDir, overwrite).then(
+      (r) => setJobId(r.jobId),
+      (e) => setError(errorText(e)),
+    );
+  };
+  const pct = live?.total ? Math.round((100 * live.done) / live.total) : 0;
+  return (
+    <div className="export-run">
+      <div className="toolbar">
+        <label>
+          Output folder{' '}
+          <input
+            aria-label="Output folder"
+            className="export-dir"
+            value={outDir}
+            onChange={(e) => setOutDir(e.target.value)}
+          />
+        </label>
+        <label>
+          <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Overwrite
+        </label>
+        <button type="button" onClick={run} disabled={props.disabled || running || !outDir.trim()}>
+          Export
+        </button>
+        {running && jobId && (
+          <button type="button" onClick={() => void call('jobs.cancel', { id: jobId })}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {running && (
+        <p className="hint" data-testid="export-progress">
+          <progress max={100} value={pct} /> {live?.message ?? 'starting…'} ({pct} %)
+        </p>
+      )}
+      {job?.state === 'done' && (
+        <p className="notice notice-info" role="status" data-testid="export-done">
+          Export done: {props.describe(job.result as never)}
+        </p>
+      )}
+      {job && job.state !== 'done' && (
+        <p className="notice notice-error" role="alert">
+          Export {job.state}: {job.error ?? job.message}
+        </p>
+      )}
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useEffect, useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { call, errorText } from '../../api/client';
+import { ExportRun } from './ExportRun';
+
+type Method = 'grpo' | 'drgrpo' | 'gdpo' | 'gigpo';
+type RlPreview = Output<'export.rlPreview'>;
+const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+
+/** The RL package: the advantage method, its preview (groups without signal flagged), the export. */
+export function RlPanel({ exportsDir }: { exportsDir: string }) {
+  const [method, setMethod] = useState<Method>('grpo');
+  const [preview, setPreview] = useState<RlPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    setPreview(null);
+    call('export.rlPreview', { advantage: method }).then(
+      (p) => current && (setPreview(p), setError(null)),
+      (e) => current && setError(errorText(e)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [method]);
+  const p = preview?.preview;
+  return (
+    <div className="export-panel">
+      <div className="toolbar">
+        <label>
+          Advantage{' '}
+          <select aria-label="Advantage" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+            <option value="grpo">GRPO</option>
+            <option value="drgrpo">Dr.GRPO</option>
+            <option value="gdpo">GDPO</option>
+            <option value="gigpo">GiGPO</option>
+          </select>
+        </label>
+        {!p && !error && <span className="hint">computing the preview…</span>}
+      </div>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      {p && (
+        <>
+          <p className="stats" data-testid="rl-counts">
+            {`${p.counts.tasks} tasks · ${p.counts.rollouts} rollouts (${p.counts.valid_rollouts} valid) · `}
+            {`${p.counts.groups} groups · `}
+            <strong>{p.counts.no_signal_groups} without signal</strong>
+          </p>
+          <table className="table small" data-testid="rl-groups">
+            <thead>
+              <tr>
+                <th>Task</th>
+                <th>Rollouts</th>
+                <th>Mean</th>
+                <th>Std</th>
+                <th>Signal</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.groups.map((g) => (
+                <tr key={g.task_id} className={g.no_signal ? 'no-signal' : ''}>
+                  <td>{g.task_id}</td>
+                  <td>
+                    {g.valid_rollouts} / {g.rollouts}
+                  </td>
+                  <td>{fmt(g.mean)}</td>
+                  <td>{fmt(g.std)}</td>
+                  <td>{!g.valid ? 'too few valid rollouts' : g.no_signal ? 'no signal (equal rewards)' : 'ok'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {p.flags.length > 0 && (
+            <ul className="export-flags" data-testid="rl-flags">
+              {p.flags.slice(0, 50).map((f) => (
+                <li key={`${f.code}-${f.task_id}-${f.check_id}-${f.trajectory_id}-${f.message}`} className={f.level}>
+                  {f.level === 'warn' ? '⚠ ' : ''}
+                  {f.task_id ? `${f.task_id}: ` : ''}
+                  {f.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <ExportRun
+        defaultDir={`${exportsDir}/rl-${method}`}
+        disabled={!p}
+        start={(outDir, overwrite) => call('export.rl', { outDir, overwrite, advantage: method })}
+        describe={(x: { counts: { tasks: number; rollouts: number }; outDir: string }) =>
+          `${x.counts.tasks} tasks and ${x.counts.rollouts} rollouts written to ${x.outDir}`
+        }
+      />
+    </div>
+  );
+}
+
+/** Claw-Eval task folders of every workspace task. */
+export function ClawEvalPanel({ exportsDir }: { exportsDir: string }) {
+  return (
+    <div className="export-panel">
+      <p className="hint">
+        Every workspace task as a Claw-Eval task folder (task.yaml, fixtures, the generic grader.py); imported tasks are
+        written back verbatim.
+      </p>
+      <ExportRun
+        defaultDir={`${exportsDir}/claw-eval`}
+        start={(outDir, overwrite) => call('export.clawEval', { outDir, overwrite })}
+        describe={(x: { counts: { tasks: number }; outDir: string }) =>
+          `${x.counts.tasks} task folders written to ${x.outDir}`
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { useEffect, useState } from 'react';
+import type { Output } from '../../../../shared/contract';
+import { DEFAULT_POOLS, type SftDialect } from '../../../../shared/contract/entities/export';
+import type { SftExportJobResult } from '../../../../shared/contract/export.contract';
+import { call, errorText } from '../../api/client';
+import { ExportRun } from './ExportRun';
+
+type Preview = Output<'export.sftPreview'>;
+const DIALECTS: { id: SftDialect; label: string }[] = [
+  { id: 'trl', label: 'TRL (messages + tools)' },
+  { id: 'openai', label: 'OpenAI fine-tuning' },
+  { id: 'llamafactory', label: 'LLaMA-Factory sharegpt' },
+  { id: 'verl', label: 'verl SFT parquet' },
+];
+const BUCKETS = ['KEEP', 'TRIVIAL', 'UNSOLVABLE'] as const;
+type Bucket = (typeof BUCKETS)[number];
+const num = (s: string): number | undefined => (s.trim() === '' || Number.isNaN(Number(s)) ? undefined : Number(s));
+
+/** The SFT export: dialect, pool, filters; counts per reason live, examples, one record as the trainer sees it. */
+export function SftPanel({ exportsDir }: { exportsDir: string }) {
+  const [dialect, setDialect] = useState<SftDialect>('trl');
+  const [pool, setPool] = useState('mixed');
+  const [minReward, setMinReward] = useState('');
+  const [buckets, setBuckets] = useState<Bucket[]>(['KEEP', 'TRIVIAL']);
+  const [allUncurated, setAllUncurated] = useState(false);
+  const [minMessages, setMinMessages] = useState('5');
+  const [maxToolCalls, setMaxToolCalls] = useState('20');
+  const [maxChars, setMaxChars] = useState('40000');
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const min = num(minReward);
+  const selection = { pool, admittedBuckets: buckets, allUncurated };
+  const options = {
+    converter: {
+      minMessages: num(minMessages) ?? 5,
+      maxToolCalls: num(maxToolCalls) ?? 20,
+      maxChars: num(maxChars) ?? 40_000,
+      observationChars: 1000,
+    },
+    ...(min !== undefined
+      ? { pools: { [pool]: { minReward: min, converter: DEFAULT_POOLS[pool]?.converter ?? false } } }
+      : {}),
+  };
+  const key = JSON.stringify({ dialect, selection, options });
+  // Live: every change of the form asks for a new preview (debounced; a late answer never overwrites a newer one).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the form's state
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    const t = setTimeout(() => {
+      call('export.sftPreview', { dialect, selection, options, examples: 3 }).then(
+        (p) => current && (setPreview(p), setError(null), setLoading(false)),
+        (e) => current && (setError(errorText(e)), setLoading(false)),
+      );
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(t);
+    };
+  }, [key]);
+
+  const r = preview?.preview.report;
+  const toggle = (b: Bucket) => setBuckets((xs) => (xs.includes(b) ? xs.filter((x) => x !== b) : [...xs, b]));
+  return (
+    <div className="export-panel">
+      <div className="toolbar">
+        <label>
+          Dialect{' '}
+          <select aria-label="Dialect" value={dialect} onChange={(e) => setDialect(e.target.value as SftDialect)}>
+            {DIALECTS.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Pool{' '}
+          <select aria-label="Pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+            {Object.entries(DEFAULT_POOLS).map(([p, rule]) => (
+              <option key={p} value={p}>
+                {p} (≥ {rule.minReward})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Min reward{' '}
+          <input
+            aria-label="Min reward"
+            size={5}
+            value={minReward}
+            placeholder="pool's"
+            onChange={(e) => setMinReward(e.target.value)}
+          />
+        </label>
+        {BUCKETS.map((b) => (
+          <label key={b}>
+            <input type="checkbox" checked={buckets.includes(b)} onChange={() => toggle(b)} /> {b}
+          </label>
+        ))}
+        <label>
+          <input
+            type="checkbox"
+            aria-label="Include uncurated"
+            checked={allUncurated}
+            onChange={(e) => setAllUncurated(e.target.checked)}
+          />{' '}
+          Include uncurated
+        </label>
+      </div>
+      <div className="toolbar">
+        <span className="hint">Converter (mixed pool):</span>
+        <label>
+          min messages <input size={4} value={minMessages} onChange={(e) => setMinMessages(e.target.value)} />
+        </label>
+        <label>
+          max tool calls <input size={4} value={maxToolCalls} onChange={(e) => setMaxToolCalls(e.target.value)} />
+        </label>
+        <label>
+          max characters <input size={7} value={maxChars} onChange={(e) => setMaxChars(e.target.value)} />
+        </label>
+        {loading && <span className="hint">updating…</span>}
+      </div>
+      {preview?.curation.notice && !allUncurated && (
+        <p className="notice notice-info" role="status" data-testid="curation-notice">
+          <span>{preview.curation.notice}</span>
+          <button type="button" onClick={() => setAllUncurated(true)}>
+            Include uncurated
+          </button>
+        </p>
+      )}
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      {r && <SftReportView preview={preview} />}
+      <ExportRun
+        defaultDir={`${exportsDir}/sft-${dialect}`}
+        disabled={!r || r.exported === 0}
+        start={(outDir, overwrite) => call('export.sft', { dialect, outDir, overwrite, selection, options })}
+        describe={(x: SftExportJobResult) => `${x.report.exported} records written to ${x.outDir}`}
+      />
+    </div>
+  );
+}
+
+function SftReportView({ preview }: { preview: Preview }) {
+  const { report: r, examples, sample, findings } = preview.preview;
+  const red = preview.redaction;
+  return (
+    <>
+      <p className="stats" data-testid="sft-counts">
+        {r.input} trajectories · <strong>{r.exported} exported</strong> · {r.rejected} rejected · converter kept{' '}
+        {r.converter.kept} of {r.converter.in} · lint {r.lint.errors} errors, {r.lint.warnings} warnings
+        {red.total ? ` · ${red.total} credentials redacted` : ''}
+      </p>
+      <table className="table small" data-testid="rejections">
+        <thead>
+          <tr>
+            <th>Reason</th>
+            <th>Step</th>
+            <th>Records</th>
+            <th>Examples</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(r.rejections).map(([reason, x]) => (
+            <tr key={reason}>
+              <td>{reason.replaceAll('_', ' ')}</td>
+              <td>{x.step}</td>
+              <td>{x.count}</td>
+              <td>
+                {(examples[reason as keyof typeof examples] ?? []).map((e) => (
+                  <div key={e.recordId}>
+                    #{e.recordId}: {e.detail}
+                  </div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {findings.length > 0 && (
+        <table className="table small" data-testid="lint-findings">
+          <thead>
+            <tr>
+              <th>Record</th>
+              <th>Severity</th>
+              <th>Rule</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {findings.map((f) => (
+              <tr key={`${f.recordId}-${f.code}-${f.message}`}>
+                <td>#{f.recordId}</td>
+                <td>{f.severity}</td>
+                <td>{f.code}</td>
+                <td>{f.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2 className="section-title">As the trainer sees it{sample ? ` (record #${sample.recordId})` : ''}</h2>
+      {sample ? (
+        <pre className="export-sample" data-testid="sft-sample">
+          {JSON.stringify(sample.row, null, 2)}
+        </pre>
+      ) : (
+        <p className="hint">No record passes the filters.</p>
+      )}
+    </>
+  );
+}

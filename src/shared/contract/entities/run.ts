@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+const Share = z.number().min(0).max(1);
+
+/** What a finished runs.start job leaves (counted from the workspace, so a resumed run counts everything). */
+export const RunResult = z.object({
+  runId: z.number().int(),
+  collection: z.string(),
+  agent: z.string(),
+  /** task × trial pairs. */
+  planned: z.number().int(),
+  /** Trajectories stored (errored ones included). */
+  stored: z.number().int(),
+  /** Pairs already stored before this attempt (a resume). */
+  skipped: z.number().int(),
+  /** Trajectories whose run failed (a model error after retries): stored as invalid, re-run on resume. */
+  errors: z.number().int(),
+  graded: z.number().int(),
+  passed: z.number().int(),
+  /** passed / graded valid trajectories (0 when none). */
+  pass_rate: Share,
+  mean_score: z.number().nullable(),
+  /** Tokens of the agent's model calls (0 for the reference agent). */
+  tokens: z.number().int(),
+});
+export type RunResult = z.infer<typeof RunResult>;
+
+export const RunRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(['run', 'import']),
+  agent_kind: z.enum(['model', 'reference', 'imported']),
+  agent_label: z.string(),
+  endpoint_name: z.string().nullable(),
+  model: z.string().nullable(),
+  user_simulator: z.string().nullable(),
+  collection: z.string().nullable(),
+  trials: z.number().int(),
+  concurrency: z.number().int(),
+  state: z.enum(['pending', 'running', 'done', 'failed', 'cancelled', 'interrupted']),
+  job_id: z.string().nullable(),
+  planned: z.number().int(),
+  stored: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  error: z.string().nullable(),
+  trajectories: z.number().int(),
+  passed: z.number().int(),
+  mean_score: z.number().nullable(),
+  tokens: z.number().int(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type RunRow = z.infer<typeof RunRow>;
+
+/** Per task over its trials (reference/formats.md §5, reference/claw-eval.md §9.3). */
+export const TaskReport = z.object({
+  task_id: z.string(),
+  task_name: z.string().nullable(),
+  split: z.string(),
+  category: z.string(),
+  /** Trials with a score (graded, or the source's reward), errored ones excluded. */
+  trials: z.number().int(),
+  errored: z.number().int(),
+  passed: z.number().int(),
+  /** Failures added to reach k. */
+  padded: z.number().int(),
+  scores: z.array(z.number()),
+  mean_score: z.number().nullable(),
+  completion: z.number().nullable(),
+  safety: z.number().nullable(),
+  /** 1 − C(n−c, k)/C(n, k) over the trials padded to k. */
+  pass_at_k: Share,
+  /** C(c, k)/C(n, k): k trials all pass (≥ 0.75); with n = k, "all k trials pass". */
+  pass_hat_k: Share,
+  /** Claw-Eval's compute_pass_hat_k, (c/n)^k. */
+  pass_hat_k_plugin: Share,
+});
+export type TaskReport = z.infer<typeof TaskReport>;
+
+/** Claw-Eval's leaderboard row (score_summary.py), trials padded with 0.0 to k. */
+export const Leaderboard = z.object({
+  tasks: z.number().int(),
+  avg_score: z.number(),
+  avg_pass: Share,
+  any_pass: Share,
+  all_pass: Share,
+  n_avg_pass: z.number().int(),
+  n_any_pass: z.number().int(),
+  n_all_pass: z.number().int(),
+});
+
+export const Summary = z.object({
+  tasks: z.number().int(),
+  trials: z.number().int(),
+  errored: z.number().int(),
+  mean_score: z.number().nullable(),
+  completion: z.number().nullable(),
+  safety: z.number().nullable(),
+  pass_at_k: Share,
+  pass_hat_k: Share,
+  pass_hat_k_plugin: Share,
+});
+
+const Bin = z.object({ from: z.number(), to: z.number(), count: z.number().int() });
+
+export const RunReport = z.object({
+  scope: z.object({ runId: z.number().int().nullable(), collection: z.string().nullable(), label: z.string() }),
+  k: z.number().int(),
+  threshold: z.number(),
+  /** How many scores are the shared grader's and how many are the source's own reward (ungraded imports). */
+  basis: z.object({ graded: z.number().int(), source_reward: z.number().int(), none: z.number().int() }),
+  overall: Summary.extend({ leaderboard: Leaderboard }),
+  groups: z.array(Summary.extend({ by: z.enum(['split', 'category']), value: z.string(), leaderboard: Leaderboard })),
+  tasks: z.array(TaskReport),
+  histograms: z.object({
+    /** Every scored trajectory's score. */
+    trajectory_scores: z.array(Bin),
+    /** Each task's mean score. */
+    task_mean_scores: z.array(Bin),
+  }),
+});
+export type RunReport = z.infer<typeof RunReport>;

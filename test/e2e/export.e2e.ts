@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cli, expect, test } from './fixtures';
+
+const TAU_FILE = path.resolve(__dirname, '../../../shared/corpora/trajectories/tau-bench/gpt-4o-airline.json');
+
+test.describe('Export page', () => {
+  test.skip(!fs.existsSync(TAU_FILE), 'needs ../shared/corpora/trajectories (real τ-bench trajectories)');
+
+  test('shows live counts per reason and a record as the trainer sees it, then exports with progress', async ({
+    app,
+    server,
+  }) => {
+    const imported = await cli(server.workspace, ['trajectories', 'import', TAU_FILE]);
+    expect(imported.code, imported.stderr).toBe(0);
+    await app.getByRole('navigation').getByRole('button', { name: 'Export' }).click();
+    await expect(app).toHaveURL(/#\/export$/);
+
+    // Nothing is curated: the page says so and offers the uncurated trajectories.
+    const notice = app.getByTestId('curation-notice');
+    await expect(notice).toContainText('nothing is curated yet');
+    await expect(app.getByTestId('sft-counts')).toContainText('0 exported');
+    await notice.getByRole('button', { name: 'Include uncurated' }).click();
+    await expect(app.getByTestId('sft-counts')).not.toContainText(' 0 exported');
+    const counts = (await app.getByTestId('sft-counts').textContent()) ?? '';
+    const exported = Number(/(\d+) exported/.exec(counts)?.[1]);
+    expect(exported).toBeGreaterThan(0);
+    // Rejections per reason, with example records; the threshold rejects τ-bench's failed runs.
+    const rejections = app.getByTestId('rejections');
+    await expect(rejections.getByRole('row', { name: /below threshold/ })).toContainText('reward 0 < 0.5');
+    await expect(app.getByTestId('sft-sample')).toContainText('"messages"');
+    await expect(app.getByTestId('sft-sample')).toContainText('"role": "assistant"');
+
+    // A looser threshold updates the counts live: failed runs pass it, only the converter rejects.
+    await app.getByLabel('Min reward').fill('0');
+    await expect(rejections.getByRole('row', { name: /below threshold/ })).toHaveCount(0);
+    await expect(app.getByTestId('sft-counts')).not.toContainText(`· ${exported} exported`);
+    await app.getByLabel('Min reward').fill('');
+    await expect(app.getByTestId('sft-counts')).toContainText(`${exported} exported`);
+
+    const exportButton = app.locator('.export-run').getByRole('button', { name: 'Export', exact: true });
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-e2e-export-')), 'trl');
+    await app.getByLabel('Output folder').fill(out);
+    await exportButton.click();
+    await expect(app.getByTestId('export-done')).toContainText(`${exported} records written to ${out}`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.report.exported).toBe(exported);
+    // The same folder again is refused (no overwrite).
+    await exportButton.click();
+    await expect(app.getByRole('alert')).toContainText('already exists');
+  });
+});
