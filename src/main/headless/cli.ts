@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ApiResult } from '../../shared/contract';
 import { createCore, type Core } from '../core';
-import { WorkspaceError } from '../core/lib/errors';
+import { AppError } from '../core/lib/errors';
 import { stderrLogger } from '../core/logger';
 import { defaultWorkspacePath } from '../core/workspace/default-path';
 import { followJob } from './cli/follow-job';
@@ -84,7 +83,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const openCore = (): Core => {
     if (core) return core;
     const fileFree = command.workspace === 'none';
-    const isNew = !fileFree && !fs.existsSync(workspacePath);
     try {
       core = createCore({
         workspacePath: fileFree ? ':memory:' : workspacePath,
@@ -95,14 +93,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       });
     } catch (err) {
       const message =
-        err instanceof WorkspaceError
-          ? err.message
-          : `cannot open workspace ${workspacePath}: ${(err as Error).message}`;
-      if (json) io.stdout(envelope('WORKSPACE_ERROR', message));
+        err instanceof AppError ? err.message : `cannot open workspace ${workspacePath}: ${(err as Error).message}`;
+      if (json) io.stdout(envelope(err instanceof AppError ? err.code : 'WORKSPACE_ERROR', message));
       io.stderr(`coworkenv: ${message}\n`);
       throw new CliExit(1);
     }
-    if (isNew)
+    if (core.created && !fileFree)
       io.stderr(`coworkenv: created workspace ${workspacePath}${flags.empty ? '' : ' with the demo coverage plan'}\n`);
     return core;
   };

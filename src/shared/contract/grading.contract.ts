@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mutation, query } from './define';
 import { Check, GradeResult } from './entities/checks';
+import { TraceText } from './entities/trace-text';
 
 export const gradingContract = {
   'grading.gradeTrace': query({
@@ -10,10 +11,7 @@ export const gradingContract = {
       'from their task.yaml (checksOrigin says so).',
     input: z.object({
       taskId: z.string().min(1),
-      traceJsonl: z
-        .string()
-        .min(1)
-        .max(256 * 1024 * 1024),
+      traceJsonl: TraceText,
     }),
     output: z.object({
       grade: GradeResult,

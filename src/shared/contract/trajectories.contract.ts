@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TraceText } from './entities/trace-text';
 import { job, mutation, query } from './define';
 import { GradeResult } from './entities/checks';
 import { idsInput, pageInput, ValuesOutput, valuesInput } from './entities/grid-query';
@@ -60,10 +61,7 @@ export const trajectoriesContract = {
       'the workspace (else kept as external, with a warning). The same trace again in the same collection is a ' +
       'duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
     input: z.object({
-      traceJsonl: z
-        .string()
-        .min(1)
-        .max(256 * 1024 * 1024),
+      traceJsonl: TraceText,
       taskId: z.string().min(1).optional(),
       collection: CollectionName.default('claw-eval-traces'),
     }),

@@ -2,11 +2,10 @@ import { GradeResult } from '../../../shared/contract/entities/checks';
 import type { HandlerMap } from '../lib/handler-types';
 import { AppError, notFound } from '../lib/errors';
 import { writeTrace } from '../traces';
-import { TraceRecordError, readRecord } from './formats';
+import { importTrace } from './import-trace';
 import { resolveImport } from './import/import-start';
-import { prepareRecord, taskLookup } from './import/prepare';
 import { loadTrajectory } from './load-trajectory';
-import { runsRepo, runsWriter } from './runs.repo';
+import { runsRepo } from './runs.repo';
 import { indexForSearch, searchSnippets } from './search-text';
 import { supersession } from './supersede';
 import { trajectoriesWriter } from './trajectories-writer.repo';
@@ -22,76 +21,7 @@ export const trajectoriesHandlers = {
     if (!repo.run(input.runId)) throw notFound(`run ${input.runId}`);
     return { issues: repo.issues(input.runId, input.offset, input.limit), total: repo.issueCount(input.runId) };
   },
-  /**
-   * One trace in one transaction (mutations are synchronous): read, graded when its task is in the
-   * workspace, stored with its text kept as it came so an export is byte-identical.
-   */
-  'trajectories.importTrace': (input, ctx) => {
-    let read: ReturnType<typeof readRecord>;
-    try {
-      read = readRecord('claw-eval-trace', input.traceJsonl, { file: null, header: null });
-    } catch (err) {
-      if (!(err instanceof TraceRecordError)) throw err;
-      throw new AppError(
-        'INVALID_INPUT',
-        `not a readable Claw-Eval trace: ${err.message}`,
-        err.issues.map((i) => ({ path: ['traceJsonl', `line ${i.line}`], message: i.message })),
-      );
-    }
-    const t = read.trajectory;
-    const now = ctx.now();
-    runsWriter(ctx.db).ensureCollection(input.collection, [], now);
-    const raw = Buffer.from(input.traceJsonl, 'utf8');
-    const prepared = prepareRecord(raw, read, {
-      collection: input.collection,
-      runId: null,
-      contextId: null,
-      file: null,
-      line: null,
-      taskId: input.taskId ?? null,
-      agent: null,
-      spec: taskLookup(ctx.db),
-    });
-    const warnings = [...prepared.warnings];
-    const r = prepared.row;
-    const stored = trajectoriesWriter(ctx.db).insert(r, now);
-    if (stored.duplicate) {
-      const prev = trajectoriesRepo(ctx.db).row(stored.id)!;
-      if (input.taskId && input.taskId !== prev.task_id)
-        warnings.push(
-          `this trace is already stored as trajectory #${prev.id} of task ${prev.task_id}; --task ${input.taskId} ` +
-            `was not applied`,
-        );
-      return {
-        id: prev.id,
-        taskId: prev.task_id,
-        graded: prev.graded,
-        score: prev.score,
-        passed: prev.passed,
-        warnings,
-        duplicate: true,
-      };
-    }
-    if (r.external) warnings.push(`task ${r.taskId} is not in the workspace: the trajectory is stored ungraded`);
-    // Not an error: upstream's reader normalises the same things; the user should know the stored Trajectory differs in
-    // bytes.
-    if (writeTrace(t) !== input.traceJsonl)
-      warnings.push(
-        'the trace is not byte-for-byte what upstream writes; it is exported exactly as imported, but the stored ' +
-          'trajectory writes it back normalised',
-      );
-    supersession(ctx.db).afterInsert(input.collection, [r.taskId]);
-    ctx.touch('trajectories', [stored.id]);
-    return {
-      id: stored.id,
-      taskId: r.taskId,
-      graded: r.grade !== null,
-      score: r.grade?.score ?? null,
-      passed: r.grade?.passed ?? null,
-      warnings,
-      duplicate: false,
-    };
-  },
+  'trajectories.importTrace': importTrace,
   'trajectories.list': ({ text, ...q }, ctx) =>
     withFtsErrors(() => trajectoriesRepo(ctx.db).list({ ...q, extra: textWhere(text) }), 'text'),
   'trajectories.values': ({ text, field, ...q }, ctx) =>
