@@ -56,6 +56,21 @@ describe('a workspace with damaged pages', () => {
     expect(companions(file)).toEqual([]);
   });
 
+  it('too large to scan on open: the damaged page is reported as a damaged workspace when a query reads it', async () => {
+    const file = await damagedWorkspace();
+    const core = createCore({ workspacePath: file, clock: () => FIXED_NOW, watchIntervalMs: 0, quickCheckMaxBytes: 0 });
+    try {
+      const res = await core.dispatch('plan.list', { limit: 10, sort: [{ field: 'family', dir: 'desc' }] });
+      expect(res.ok).toBe(false);
+      if (res.ok) return;
+      expect(res.error.code).toBe('WORKSPACE_ERROR');
+      expect(res.error.message).toMatch(/corrupted/);
+      expect(res.error.message).toContain('.recover');
+    } finally {
+      await core.close();
+    }
+  });
+
   it('read-only (write bits cleared): refused the same way, and no -wal or -shm left beside it', async () => {
     const file = await damagedWorkspace();
     fs.chmodSync(file, 0o444);

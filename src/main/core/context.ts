@@ -21,6 +21,8 @@ export type CoreConfig = {
   busyTimeoutMs?: number;
   /** How long a job's write keeps waiting for another process's lock before the job fails, in ms (default 60 s). */
   jobBusyWaitMs?: number;
+  /** Workspaces up to this size are scanned with quick_check on open (default 256 MB; db/sqlite.ts says why). */
+  quickCheckMaxBytes?: number;
   /** How often to look for commits made by other processes (CLI, workers), in ms; 0 turns it off. */
   watchIntervalMs?: number;
   /** Where endpoints' keychain keys live: the desktop app's safeStorage; none in the CLI and browser mode. */

@@ -50,6 +50,7 @@ export function createCore(config: CreateCoreOptions): Core {
   const db = openDb(file, {
     readOnly,
     knownSchema: SCHEMA_VERSION,
+    ...(config.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: config.quickCheckMaxBytes } : {}),
     ...(config.busyTimeoutMs !== undefined ? { busyTimeoutMs: config.busyTimeoutMs } : {}),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
   });

@@ -50,11 +50,19 @@ export type OpenOptions = {
   busyTimeoutMs?: number;
   /** Refuse, before SQLite touches it, a workspace whose header says it is newer than this schema. */
   knownSchema?: number;
-  /** Run PRAGMA quick_check and refuse a damaged file (default true; job workers skip it). */
+  /**
+   * Run PRAGMA quick_check and refuse a damaged file. Default: for files up to QUICK_CHECK_MAX_BYTES
+   * (job workers skip it). Larger files are not scanned on every open; SQLite still refuses a
+   * damaged page when it reads one, and the dispatcher reports that as a damaged workspace.
+   */
   check?: boolean;
+  /** The size up to which `check` defaults to true (default QUICK_CHECK_MAX_BYTES). */
+  quickCheckMaxBytes?: number;
 };
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** quick_check reads the whole file (~5 ms per MB): up to this size an open stays well under 1.5 s. */
+export const QUICK_CHECK_MAX_BYTES = 256 * 1024 * 1024;
 
 const isBusy = (err: unknown) => /^SQLITE_BUSY/.test((err as { code?: string }).code ?? '');
 
@@ -131,7 +139,8 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
       tables: db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number },
     }))();
     if (appId !== APPLICATION_ID && (appId !== 0 || tables.n > 0)) throw foreignDatabase(file, appId);
-    if (header && opts.check !== false) quickCheck(db, file);
+    if (header && (opts.check ?? fs.statSync(file).size <= (opts.quickCheckMaxBytes ?? QUICK_CHECK_MAX_BYTES)))
+      quickCheck(db, file);
     db.pragma('foreign_keys = ON');
     if (!opts.readOnly && !memory) switchToWal(db, opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     db.pragma('synchronous = NORMAL');

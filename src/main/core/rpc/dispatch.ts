@@ -4,6 +4,7 @@ import type { MutationContext, QueryContext } from '../context';
 import { readHandle, writeHandle, type Db } from '../db/sqlite';
 import { settleCuration } from '../curation/settle';
 import { bumpTableVersion } from '../events/change-watcher';
+import { damaged } from '../db/workspace-file';
 import { AppError } from '../lib/errors';
 import { redactErrorResult } from '../lib/redact';
 import { handlers } from './handlers';
@@ -61,6 +62,9 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toBody() };
       if (isBusy(err)) return { ok: false, error: { code: 'BUSY', message: busyMessage(base.db, name) } };
+      // Large workspaces are not scanned on open (db/sqlite.ts): a damaged page surfaces here.
+      if ((err as { code?: string }).code === 'SQLITE_CORRUPT')
+        return { ok: false, error: damaged(base.workspacePath, (err as Error).message).toBody() };
       if ((err as { code?: string }).code === 'SQLITE_READONLY') {
         return {
           ok: false,
