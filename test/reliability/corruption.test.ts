@@ -56,7 +56,7 @@ describe('a workspace with damaged pages', () => {
     expect(companions(file)).toEqual([]);
   });
 
-  it('too large to scan on open: the damaged page is reported as a damaged workspace when a query reads it', async () => {
+  it('too large to scan on open: a damaged page is reported as a damaged workspace when a query reads it', async () => {
     const file = await damagedWorkspace();
     const core = createCore({ workspacePath: file, clock: () => FIXED_NOW, watchIntervalMs: 0, quickCheckMaxBytes: 0 });
     try {

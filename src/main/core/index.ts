@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CoreConfig } from './context';
 import { migrate, SCHEMA_VERSION } from './db/migrate';
 import { isReadOnlyFile, openDb, readHandle, writeHandle } from './db/sqlite';
-import { settleCuration } from './curation/settle';
+import { curationDirty, settleCuration } from './curation/settle';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
@@ -61,8 +61,10 @@ export function createCore(config: CreateCoreOptions): Core {
     // failure here never deletes the file: others may already hold it open with their writes in it.
     migrate(db, file, undefined, readOnly);
     if (!readOnly) created = seedNewWorkspace(db, clock().toISOString(), config.seedDemo ?? false);
-    // Tasks migration 0011 marked dirty get their statistics before anything reads them.
-    if (!readOnly) db.transaction(() => settleCuration(writeHandle(db), clock().toISOString())).immediate();
+    // Tasks migration 0011 marked dirty get their statistics before anything reads them. Every commit
+    // empties the list, so an ordinary open only reads: it must not wait for another writer's lock.
+    if (!readOnly && curationDirty(readHandle(db)))
+      db.transaction(() => settleCuration(writeHandle(db), clock().toISOString())).immediate();
   } catch (err) {
     db.close();
     throw err instanceof AppError

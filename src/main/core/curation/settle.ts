@@ -1,4 +1,4 @@
-import { prepareCached, type WriteDb } from '../db/sqlite';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import { recomputeStats } from './stats';
 
 /**
@@ -10,12 +10,16 @@ import { recomputeStats } from './stats';
  * anything was dirty (then curation_tasks changed).
  */
 export function settleCuration(db: WriteDb, now: string): boolean {
-  if (!prepareCached(db, 'SELECT 1 FROM curation_dirty LIMIT 1').get()) return false;
+  if (!curationDirty(db)) return false;
   recomputeStats(db, 'dirty', now);
   syncTrajectoryBuckets(db, 'SELECT task_id FROM curation_dirty');
   prepareCached(db, 'DELETE FROM curation_dirty').run();
   return true;
 }
+
+/** Whether some task waits for its statistics (a read: no lock needed). */
+export const curationDirty = (db: ReadDb): boolean =>
+  prepareCached(db, 'SELECT 1 FROM curation_dirty LIMIT 1').get() !== undefined;
 
 /**
  * trajectories.bucket := the task's assigned bucket, for the tasks the subquery lists (the
