@@ -30,7 +30,7 @@ function values(seed: number, n: number): PyValue[] {
     '',
   ];
   const numbers = [0, -0, 1, -7, 2 ** 53, 1e21, 0.5, -2.25, 1e-4, 9.99e-5, 1e-5, 1e-7, 3e-300, 1e16 + 2, 123.456];
-  const odd = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, undefined as unknown as PyValue];
+  const odd = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, undefined, new Date(0)] as PyValue[];
   const gen = (depth: number): PyValue => {
     const r = rnd();
     if (depth > 3 || r < 0.3) return pick(strings);

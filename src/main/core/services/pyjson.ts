@@ -5,7 +5,13 @@
  */
 export class PyFloat {
   constructor(readonly value: number) {}
+  /** As a plain object ({"value": …}) to JSON.stringify, except inside the native dumps (a marker, see below). */
+  toJSON(): unknown {
+    return marking ? FLOAT_MARK + fastFloat(this.value) : { value: this.value };
+  }
 }
+/** Set while dumpsCompactNative's JSON.stringify runs (synchronous: nothing else runs meanwhile). */
+let marking = false;
 
 export type PyValue = null | boolean | number | string | PyFloat | PyValue[] | { [k: string]: PyValue };
 export type PyObject = { [k: string]: PyValue };
@@ -153,30 +159,48 @@ const COMPACT: DumpOptions = { itemSep: ',', keySep: ':' };
 const FLOAT_OUT = /"\\u0000pyfloat:([^"]*)"/g;
 
 /**
- * dumpsPy with compact separators through the native JSON.stringify, which writes the same bytes
- * three times faster for everything but: a PyFloat (written through a marker string, then
- * unquoted), a non-integer number outside [1e-4, 1e16) or not finite (Python's repr differs), an
- * object value undefined (dumpsPy writes null; with `dropUndefined`, as withoutUndefined then
- * dumpsPy, the key goes) and a lone surrogate (JSON.stringify escapes it). Any of those, or a
- * string that looks like the marker, and it answers dumpsPy's bytes instead: never different.
+ * dumpsPy with compact separators through the native JSON.stringify (no replacer: V8's fast path),
+ * which writes the same bytes for everything but: a PyFloat (its toJSON writes a marker string
+ * while `marking`, unquoted after), a non-integer number outside [1e-4, 1e16) or not finite
+ * (Python's repr differs), an object value undefined (dumpsPy writes null; with `dropUndefined`,
+ * as withoutUndefined then dumpsPy, the key goes), an object that is not plain, and a lone
+ * surrogate (JSON.stringify escapes it). A walk over the value finds the first ones and counts
+ * the PyFloats; any of those, or a string that looks like the marker, and it answers undefined
+ * (the caller writes with the JS writer): never different bytes.
  */
 function dumpsCompactNative(v: PyValue | undefined, dropUndefined: boolean): string | undefined {
-  let floats = 0;
-  let slow = false;
-  const text = JSON.stringify(v, function (this: unknown, _k, x: unknown) {
-    if (typeof x === 'number') {
-      if (!Number.isInteger(x) && !(Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16)) slow = true;
-    } else if (x instanceof PyFloat) {
-      floats++;
-      return FLOAT_MARK + fastFloat(x.value);
-    } else if (x === undefined && !dropUndefined && !Array.isArray(this)) slow = true;
-    return x;
-  });
-  if (slow || text === undefined || text.includes('\\ud')) return undefined;
-  if (!floats) return text.includes(FLOAT_MARK_OUT) ? undefined : text;
+  const count = { floats: 0 };
+  if (v === undefined || !nativeSafe(v, dropUndefined, count)) return undefined;
+  let text: string;
+  marking = true;
+  try {
+    text = JSON.stringify(v);
+  } finally {
+    marking = false;
+  }
+  if (text.includes('\\ud')) return undefined;
+  if (!count.floats) return text.includes(FLOAT_MARK_OUT) ? undefined : text;
   let seen = 0;
   const out = text.replace(FLOAT_OUT, (_m, repr: string) => (seen++, repr));
-  return seen === floats ? out : undefined;
+  return seen === count.floats ? out : undefined;
+}
+
+/** Whether JSON.stringify writes `x` as dumpsPy does (strings aside: checked on the text); counts PyFloats. */
+function nativeSafe(x: unknown, dropUndefined: boolean, count: { floats: number }): boolean {
+  if (typeof x === 'number') return Number.isInteger(x) || (Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16);
+  if (typeof x !== 'object' || x === null) return true;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!nativeSafe(x[i], dropUndefined, count)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(x);
+  if (proto === PyFloat.prototype) return ++count.floats > 0;
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in x) {
+    const y = (x as Record<string, unknown>)[k];
+    if (y === undefined ? !dropUndefined : !nativeSafe(y, dropUndefined, count)) return false;
+  }
+  return true;
 }
 const FLOAT_MARK_OUT = '"\\u0000pyfloat:';
 
