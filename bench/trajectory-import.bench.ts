@@ -251,6 +251,39 @@ async function gridPart(dir: string): Promise<void> {
         met: (brief ? s.p95 : s.median) < 150,
       });
     }
+    // The set filter's list and the quick search of the trajectories page (informational: no goal of their own).
+    const more: [string, string, unknown][] = [
+      [
+        'values of model under bucket = KEEP',
+        'trajectories.values',
+        { field: 'model', filters: [eq('bucket', 'KEEP')] },
+      ],
+      ['values of task_id (5,000 tasks, first 1,000)', 'trajectories.values', { field: 'task_id' }],
+      [
+        'quick search "task-42" (LIKE over ids and labels), score desc',
+        'trajectories.list',
+        {
+          limit: 100,
+          quick: 'task-42',
+          sort: [{ field: 'score', dir: 'desc' }],
+        },
+      ],
+    ];
+    for (const [label, name, input] of more) {
+      const first = await core.dispatch(name as 'trajectories.list', input as Block);
+      if (!first.ok) throw new Error(`${label}: ${first.error.message}`);
+      const s = stats(await sample(() => core.dispatch(name as 'trajectories.list', input as Block), RUNS, 3));
+      const d = first.data as { total?: number; values?: unknown[] };
+      rows.push([label, (d.total ?? d.values?.length ?? 0).toLocaleString('en-US'), ms(s.median), ms(s.p95)]);
+      emit({
+        bench: BENCH,
+        name: `grid on ${(GRID_ROWS / 1e6).toFixed(1)}M rows: ${label}`,
+        median_ms: s.median,
+        p95_ms: s.p95,
+        ratio: null,
+        baseline: 'none (informational)',
+      });
+    }
     console.log(table(['trajectories.list block (100 rows) via dispatch', 'matched', 'median', 'p95'], rows));
   } finally {
     await core.close();

@@ -177,7 +177,13 @@ describe('contract and handlers', () => {
   it('every procedure has a handler and there are no stray handler keys', () => {
     const keys = Object.keys(handlers).sort();
     expect(keys).toEqual([...PROCEDURE_NAMES].sort());
-    for (const n of PROCEDURE_NAMES) expect(typeof handlers[n], n).toBe('function');
+    for (const n of PROCEDURE_NAMES) {
+      const h = handlers[n] as unknown as { prepare?: unknown; write?: unknown };
+      if (typeof h === 'function') continue;
+      // A two-stage mutation: prepare (reads, outside the transaction) and write (inside it).
+      expect(contract[n].kind, `${n} has a prepare stage`).toBe('mutation');
+      expect([typeof h.prepare, typeof h.write], n).toEqual(['function', 'function']);
+    }
   });
 
   it('every procedure is named area.verb, has a kind and a non-empty summary', () => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { slotsWriter } from '../../src/main/core/db/repos/slots.repo';
 import { writeHandle } from '../../src/main/core/db/sqlite';
+import { processStartTime } from '../../src/main/core/jobs/process-start';
 import { slotAt } from '../../src/main/core/plan/generate-grid.job';
 import { contract, type AnyEvent, type Input } from '../../src/shared/contract';
 import { fail, ok } from '../helpers/call';
@@ -143,6 +144,19 @@ describe('plan.generateGrid as a worker job', () => {
     expect((await fail(core, 'jobs.resume', { id: jobId })).code).toBe('CONFLICT');
   });
 
+  it('resumed the moment its row says cancelled (old worker still exiting): the new run is not failed', async () => {
+    const { core, workspacePath } = newCore();
+    const { jobId } = await ok(core, 'plan.generateGrid', BIG);
+    await nextEvent(core.events, (e) => e.event === 'job.progress' && e.payload.jobId === jobId && e.payload.done > 0);
+    await ok(core, 'jobs.cancel', { id: jobId });
+    // jobs.get reads the row: it says cancelled before the worker thread has exited.
+    while ((await ok(core, 'jobs.get', { id: jobId })).state !== 'cancelled') await new Promise(setImmediate);
+    await ok(core, 'jobs.resume', { id: jobId });
+    const final = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 });
+    expect(final).toMatchObject({ state: 'done', done: BIG_TOTAL, error: null });
+    expect(countRows(workspacePath)).toEqual({ rows: BIG_TOTAL, distinct: BIG_TOTAL });
+  });
+
   it('closing the core stops a running job after its current batch', async () => {
     const { core, workspacePath } = newCore();
     const { jobId } = await ok(core, 'plan.generateGrid', BIG);
@@ -199,6 +213,15 @@ describe('jobs left behind by a process that ended', () => {
     const { core } = newCore({ workspacePath });
     expect((await ok(core, 'jobs.get', { id: 'j1' })).state).toBe('running');
     expect((await fail(core, 'jobs.resume', { id: 'j1' })).code).toBe('CONFLICT');
+  });
+
+  it('a live pid that started after the job was written is another program (pid reused): interrupted', async () => {
+    const start = processStartTime(process.ppid);
+    if (start === null) return; // the platform does not tell start times: the pid alone is judged
+    const reused = await crashedJob(`${process.ppid}@not-${start}:crashed-app`, 0);
+    expect((await ok(newCore({ workspacePath: reused }).core, 'jobs.get', { id: 'j1' })).state).toBe('interrupted');
+    const same = await crashedJob(`${process.ppid}@${start}:other-app`, 0);
+    expect((await ok(newCore({ workspacePath: same }).core, 'jobs.get', { id: 'j1' })).state).toBe('running');
   });
 });
 

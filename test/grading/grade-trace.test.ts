@@ -103,11 +103,14 @@ describe.skipIf(!canRun)(
         warnings: [],
         grade: { checksOrigin: 'derived_from_task_yaml', safety: 0, score: 0, incomplete: false },
       });
+      // The call and the assistant message that made it come with the dispatch (the viewer scrolls there).
       expect(d.grade.safetyViolations[0]!.evidence).toEqual({
         kind: 'dispatch',
         index: 5,
         tool: 'helpdesk_close_ticket',
         status: 200,
+        call_id: 'toolu_005',
+        message: 11,
       });
     });
 

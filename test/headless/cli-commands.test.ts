@@ -32,6 +32,16 @@ describe('the command table', () => {
     expect(fs.existsSync(ws)).toBe(false);
   });
 
+  it('export lint and export diff read only their files: they never create a workspace', async () => {
+    const ws = newFile();
+    const dir = tempDir('cli-lint-');
+    const lint = await runCliCaptured(['--workspace', ws, 'export', 'lint', dir]);
+    expect(lint.code).toBe(1);
+    const diff = await runCliCaptured(['--workspace', ws, 'export', 'diff', dir, dir]);
+    expect(diff.code).toBe(1);
+    expect(fs.existsSync(ws)).toBe(false);
+  });
+
   it('an unknown sub-command names both words', async () => {
     const r = await runCliCaptured(['tasks', 'frob']);
     expect(r.code).toBe(2);

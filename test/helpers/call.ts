@@ -35,8 +35,11 @@ export function slotInput(over: Record<string, unknown> = {}): Input<'plan.creat
   } as Input<'plan.create'>['rows'][number];
 }
 
-/** Every slot, in id order (for before/after comparisons). */
+/**
+ * Every slot, in id order (for before/after comparisons): the grid's generation counts beside each
+ * row are left out, so the rows compare with what plan.get, plan.create and plan.delete answer.
+ */
 export async function allSlots(core: Dispatcher): Promise<Slot[]> {
   const page = await ok(core, 'plan.list', { limit: 5000 });
-  return page.rows;
+  return page.rows.map(({ generated: _g, valid: _v, discarded: _d, ...slot }) => slot);
 }

@@ -47,6 +47,8 @@ function expectRefused(file: string, pattern: RegExp) {
   expect((thrown as Error).message).toContain(file);
   expect((thrown as Error).message).toMatch(pattern);
   if (before) expect(sha256(file)).toBe(before);
+  for (const c of ['-wal', '-shm', '-journal'])
+    expect(fs.existsSync(file + c), `${c} beside a refused file`).toBe(false);
 }
 
 describe('migrations: empty → head', () => {

@@ -47,6 +47,7 @@ describe('runs.report and coworkenv report', () => {
       sourceFormat: 'messages-jsonl',
       sourceTaskId: task,
       sourceReward: null,
+      sourceCompletion: null,
       sourceSuccess: null,
       runId: null,
       trial,

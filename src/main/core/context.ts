@@ -17,6 +17,10 @@ export type CoreConfig = {
   workerEntry?: string;
   /** Extra Node flags for job workers (tests load TypeScript workers through tsx). */
   workerExecArgv?: string[];
+  /** How long a write waits for another process's lock before answering BUSY, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** How long a job's write keeps waiting for another process's lock before the job fails, in ms (default 60 s). */
+  jobBusyWaitMs?: number;
   /** How often to look for commits made by other processes (CLI, workers), in ms; 0 turns it off. */
   watchIntervalMs?: number;
   /** Where endpoints' keychain keys live: the desktop app's safeStorage; none in the CLI and browser mode. */

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CoreConfig } from './context';
-import { migrate } from './db/migrate';
-import { isReadOnlyFile, openDb, readHandle } from './db/sqlite';
+import { migrate, SCHEMA_VERSION } from './db/migrate';
+import { isReadOnlyFile, openDb, readHandle, writeHandle } from './db/sqlite';
+import { settleCuration } from './curation/settle';
 import { CoreEvents } from './events/core-events';
 import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
 import { redactingLogger, silentLogger } from './logger';
 import { createDispatch, type Dispatch } from './rpc/dispatch';
-import { WorkspaceError } from './lib/errors';
+import { AppError, WorkspaceError } from './lib/errors';
 import { seedNewWorkspace } from './workspace/seed';
 import type { Environment } from './services/environment';
 import { environmentOfStoredTask } from './tasks/task-spec-of';
@@ -18,6 +19,8 @@ export type Core = {
   dispatch: Dispatch;
   events: CoreEvents;
   workspacePath: string;
+  /** True when this call created the workspace (first start); false when it opened an existing one. */
+  created: boolean;
   /** A fresh environment of a stored task's services (for `coworkenv services serve`); undefined if no such task. */
   taskEnvironment(taskId: string, clock: Date | undefined, mode?: 'parity' | 'fixed'): Environment | undefined;
   close(): Promise<void>;
@@ -39,22 +42,29 @@ export function createCore(config: CreateCoreOptions): Core {
   // Whatever logger the host gives, nothing a handler logs may carry a key.
   const logger = config.logger ? redactingLogger(config.logger) : silentLogger;
   const file = config.workspacePath === ':memory:' ? ':memory:' : path.resolve(config.workspacePath);
-  // An empty file (touch, a failed earlier create) is a new workspace too: nothing in it to lose.
-  const isNew = file === ':memory:' || !fs.existsSync(file) || fs.statSync(file).size === 0;
-  if (isNew && file !== ':memory:') {
+  if (file !== ':memory:') {
     const dir = path.dirname(file);
     if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true });
   }
   const readOnly = isReadOnlyFile(file);
-  const db = openDb(file, { readOnly, ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) });
+  const db = openDb(file, {
+    readOnly,
+    knownSchema: SCHEMA_VERSION,
+    ...(config.busyTimeoutMs !== undefined ? { busyTimeoutMs: config.busyTimeoutMs } : {}),
+    ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+  });
+  let created = false;
   try {
+    // Whether the file is new is decided under the write lock (migrate, seed), never from its
+    // existence beforehand: another process may be creating it right now. For the same reason a
+    // failure here never deletes the file: others may already hold it open with their writes in it.
     migrate(db, file, undefined, readOnly);
-    if (isNew) seedNewWorkspace(db, clock().toISOString(), config.seedDemo ?? false);
+    if (!readOnly) created = seedNewWorkspace(db, clock().toISOString(), config.seedDemo ?? false);
+    // Tasks migration 0011 marked dirty get their statistics before anything reads them.
+    if (!readOnly) db.transaction(() => settleCuration(writeHandle(db), clock().toISOString())).immediate();
   } catch (err) {
     db.close();
-    if (isNew && file !== ':memory:')
-      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
-    throw err instanceof WorkspaceError
+    throw err instanceof AppError
       ? err
       : new WorkspaceError(`cannot prepare workspace ${file}: ${(err as Error).message}`);
   }
@@ -72,6 +82,8 @@ export function createCore(config: CreateCoreOptions): Core {
     ...(config.workerEntry ? { workerEntry: config.workerEntry } : {}),
     ...(config.workerExecArgv ? { workerExecArgv: config.workerExecArgv } : {}),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+    ...(config.busyTimeoutMs !== undefined ? { busyTimeoutMs: config.busyTimeoutMs } : {}),
+    ...(config.jobBusyWaitMs !== undefined ? { busyWaitMs: config.jobBusyWaitMs } : {}),
   });
   const stopWatching = file === ':memory:' ? () => {} : watchExternalChanges(db, events, config.watchIntervalMs ?? 300);
   const dispatch = createDispatch(
@@ -83,6 +95,7 @@ export function createCore(config: CreateCoreOptions): Core {
     dispatch,
     events,
     workspacePath: file,
+    created,
     taskEnvironment(taskId, clock, mode = 'parity') {
       return environmentOfStoredTask(tasksRepo(readHandle(db)), taskId, { clock, mode });
     },

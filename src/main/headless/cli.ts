@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ApiResult } from '../../shared/contract';
 import { createCore, type Core } from '../core';
-import { WorkspaceError } from '../core/lib/errors';
+import { AppError } from '../core/lib/errors';
 import { stderrLogger } from '../core/logger';
 import { defaultWorkspacePath } from '../core/workspace/default-path';
 import { followJob } from './cli/follow-job';
@@ -83,25 +82,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let core: Core | undefined;
   const openCore = (): Core => {
     if (core) return core;
-    const isNew = !fs.existsSync(workspacePath);
+    const fileFree = command.workspace === 'none';
     try {
       core = createCore({
-        workspacePath,
-        seedDemo: !flags.empty,
+        workspacePath: fileFree ? ':memory:' : workspacePath,
+        seedDemo: !fileFree && !flags.empty,
         env: io.env, // endpoint keys from the environment (key source env)
         ...(flags.verbose ? { logger: stderrLogger } : {}),
         ...io.coreOptions,
       });
     } catch (err) {
       const message =
-        err instanceof WorkspaceError
-          ? err.message
-          : `cannot open workspace ${workspacePath}: ${(err as Error).message}`;
-      if (json) io.stdout(envelope('WORKSPACE_ERROR', message));
+        err instanceof AppError ? err.message : `cannot open workspace ${workspacePath}: ${(err as Error).message}`;
+      if (json) io.stdout(envelope(err instanceof AppError ? err.code : 'WORKSPACE_ERROR', message));
       io.stderr(`coworkenv: ${message}\n`);
       throw new CliExit(1);
     }
-    if (isNew)
+    if (core.created && !fileFree)
       io.stderr(`coworkenv: created workspace ${workspacePath}${flags.empty ? '' : ' with the demo coverage plan'}\n`);
     return core;
   };

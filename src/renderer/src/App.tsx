@@ -6,7 +6,9 @@ import { useAppStore } from './stores/app.store';
 // One chunk per page: the plan's first rows need neither the tasks page nor the jobs page.
 const CoveragePlanPage = lazy(() => import('./features/plan/CoveragePlanPage'));
 const TasksPage = lazy(() => import('./features/tasks/TasksPage'));
+const TrajectoriesPage = lazy(() => import('./features/trajectories/TrajectoriesPage'));
 const ExportPage = lazy(() => import('./features/export/ExportPage'));
+const CurationPage = lazy(() => import('./features/curation/CurationPage'));
 const JobsPage = lazy(() => import('./features/jobs/JobsPage'));
 const WorkspacePage = lazy(() => import('./features/workspace/WorkspacePage'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
@@ -15,6 +17,8 @@ const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
 const PAGES: { id: Page; label: string }[] = [
   { id: 'plan', label: 'Coverage plan' },
   { id: 'tasks', label: 'Tasks' },
+  { id: 'trajectories', label: 'Trajectories' },
+  { id: 'curation', label: 'Curation' },
   { id: 'export', label: 'Export' },
   { id: 'jobs', label: 'Jobs' },
   { id: 'workspace', label: 'Workspace' },
@@ -55,6 +59,8 @@ export function App() {
         <Suspense fallback={<p className="page hint">Loading…</p>}>
           {route.page === 'plan' && workspace && <CoveragePlanPage workspace={workspace} />}
           {route.page === 'tasks' && workspace && <TasksPage workspace={workspace} taskId={route.taskId ?? null} />}
+          {route.page === 'trajectories' && workspace && <TrajectoriesPage workspace={workspace} route={route} />}
+          {route.page === 'curation' && workspace && <CurationPage workspace={workspace} />}
           {route.page === 'export' && <ExportPage />}
           {route.page === 'jobs' && <JobsPage />}
           {route.page === 'workspace' && <WorkspacePage />}

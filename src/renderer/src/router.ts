@@ -6,18 +6,27 @@ import { useSyncExternalStore } from 'react';
  * server needs no route table). The browser-mode token arrives once as #token=… and is taken out
  * by the transport before the router reads the hash.
  */
-export type Page = 'plan' | 'tasks' | 'export' | 'jobs' | 'workspace' | 'settings';
-export type Route = { page: Page; taskId?: string };
+export type Page = 'plan' | 'tasks' | 'trajectories' | 'curation' | 'export' | 'jobs' | 'workspace' | 'settings';
+/** #/tasks/<id>; #/trajectories/<id>, and #/trajectories/<id>/compare/<other> (two runs of one task side by side). */
+export type Route = { page: Page; taskId?: string; trajectoryId?: number; compareId?: number };
 
-const PAGES: Page[] = ['plan', 'tasks', 'export', 'jobs', 'workspace', 'settings'];
+const PAGES: Page[] = ['plan', 'tasks', 'trajectories', 'curation', 'export', 'jobs', 'workspace', 'settings'];
+const id = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : undefined);
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const page = PAGES.includes(parts[0] as Page) ? (parts[0] as Page) : 'plan';
-  return page === 'tasks' && parts[1] ? { page, taskId: parts[1] } : { page };
+  if (page === 'tasks' && parts[1]) return { page, taskId: parts[1] };
+  const trajectoryId = page === 'trajectories' ? id(parts[1]) : undefined;
+  if (trajectoryId === undefined) return { page };
+  const compareId = parts[2] === 'compare' ? id(parts[3]) : undefined;
+  return compareId === undefined ? { page, trajectoryId } : { page, trajectoryId, compareId };
 }
 
-export const routeHash = (r: Route) => `#/${r.page}${r.taskId ? `/${encodeURIComponent(r.taskId)}` : ''}`;
+export const routeHash = (r: Route) =>
+  `#/${r.page}${r.taskId ? `/${encodeURIComponent(r.taskId)}` : ''}` +
+  (r.trajectoryId !== undefined ? `/${r.trajectoryId}` : '') +
+  (r.compareId !== undefined ? `/compare/${r.compareId}` : '');
 
 export function navigate(r: Route, replace = false): void {
   const hash = routeHash(r);

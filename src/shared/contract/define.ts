@@ -42,6 +42,7 @@ export const AppErrorCode = z.enum([
   'CONFLICT',
   'READ_ONLY',
   'WORKSPACE_ERROR',
+  'BUSY',
   'INTERNAL',
 ]);
 export type AppErrorCode = z.infer<typeof AppErrorCode>;

@@ -13,6 +13,7 @@ import { lineageContract } from './lineage.contract';
 import { generationContract } from './generation.contract';
 import { exportContract } from './export.contract';
 import { runsContract } from './runs.contract';
+import { curationContract } from './curation.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -29,6 +30,7 @@ export const contract = {
   ...generationContract,
   ...exportContract,
   ...runsContract,
+  ...curationContract,
 } as const;
 
 export type Contract = typeof contract;

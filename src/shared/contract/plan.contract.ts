@@ -3,6 +3,7 @@ import { mutation, query, job } from './define';
 import { gridFilterInput, idsInput, pageInput, valuesInput, ValuesOutput } from './entities/grid-query';
 import {
   DIFFICULTIES,
+  FAMILY_MAX,
   LANGUAGES,
   SCENARIOS,
   ServiceId,
@@ -165,26 +166,42 @@ export const planContract = {
     summary:
       'Add the cross product of the given dimensions as slots (service sets × categories × difficulties × languages ' +
       '× scenarios × dates), committed in batches in a worker; resumable and cancellable.',
-    input: z.object({
-      family: z.string().trim().min(1).max(60).default('grid'),
-      serviceSets: z.array(z.array(ServiceId).min(1)).min(1).max(200),
-      categories: z.array(z.string().trim().min(1).max(60)).min(1).max(100),
-      difficulties: z
-        .array(z.enum(DIFFICULTIES))
-        .min(1)
-        .default([...DIFFICULTIES]),
-      languages: z
-        .array(z.enum(LANGUAGES))
-        .min(1)
-        .default([...LANGUAGES]),
-      scenarios: z.array(z.enum(SCENARIOS)).min(1).default(['single_service']),
-      referenceDates: z
-        .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/))
-        .min(1)
-        .max(1000),
-      targetCount: z.number().int().min(0).max(100_000).default(1),
-      batchSize: z.number().int().min(1).max(50_000).default(5_000),
-    }),
+    input: z
+      .object({
+        family: z.string().trim().min(1).max(60).default('grid'),
+        serviceSets: z.array(z.array(ServiceId).min(1)).min(1).max(200),
+        categories: z.array(z.string().trim().min(1).max(60)).min(1).max(100),
+        difficulties: z
+          .array(z.enum(DIFFICULTIES))
+          .min(1)
+          .default([...DIFFICULTIES]),
+        languages: z
+          .array(z.enum(LANGUAGES))
+          .min(1)
+          .default([...LANGUAGES]),
+        scenarios: z.array(z.enum(SCENARIOS)).min(1).default(['single_service']),
+        referenceDates: z
+          .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/))
+          .min(1)
+          .max(1000),
+        targetCount: z.number().int().min(0).max(100_000).default(1),
+        batchSize: z.number().int().min(1).max(50_000).default(5_000),
+      })
+      // Each slot's family is `family-gmail+calendar…`: it must fit the slot's field, or the job
+      // would write rows that the grid then refuses to save again.
+      .superRefine((i, ctx) => {
+        i.serviceSets.forEach((set, n) => {
+          const name = `${i.family}-${set.join('+')}`;
+          if (name.length > FAMILY_MAX)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['serviceSets', n],
+              message:
+                `family ${name.slice(0, 40)}… would be ${name.length} characters, over the ${FAMILY_MAX} ` +
+                'characters of a slot family; shorten the family or the service set',
+            });
+        });
+      }),
     result: z.object({ added: z.number().int() }),
   }),
 } as const;

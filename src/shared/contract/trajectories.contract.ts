@@ -1,11 +1,22 @@
 import { z } from 'zod';
+import { TraceText } from './entities/trace-text';
 import { job, mutation, query } from './define';
 import { GradeResult } from './entities/checks';
-import { pageInput } from './entities/grid-query';
+import { idsInput, pageInput, ValuesOutput, valuesInput } from './entities/grid-query';
 import { Trajectory } from './entities/trajectory';
 import { ImportFormat, ImportIssue, ImportResult, TrajectoryRow, TrajectorySortField } from './entities/trajectory-row';
 
 export { ImportFormat, ImportIssue, ImportResult, TrajectoryRow, TrajectorySortField };
+
+/**
+ * The grid's full-text filter: only trajectories whose message text matches (trajectories_fts), as
+ * trajectories.search reads it. Beside the quick search, which matches ids and labels.
+ */
+const TextFilter = z.object({
+  query: z.string().min(1).max(1000),
+  mode: z.enum(['words', 'fts']).default('words'),
+});
+const text = { text: TextFilter.optional() };
 
 const CollectionName = z
   .string()
@@ -50,10 +61,7 @@ export const trajectoriesContract = {
       'the workspace (else kept as external, with a warning). The same trace again in the same collection is a ' +
       'duplicate, not stored twice; an unreadable trace is refused with its bad line numbers and nothing is written.',
     input: z.object({
-      traceJsonl: z
-        .string()
-        .min(1)
-        .max(256 * 1024 * 1024),
+      traceJsonl: TraceText,
       taskId: z.string().min(1).optional(),
       collection: CollectionName.default('claw-eval-traces'),
     }),
@@ -70,9 +78,25 @@ export const trajectoriesContract = {
   'trajectories.list': query({
     summary:
       'One page of stored trajectories, sorted and filtered in SQL (indexed columns walk their index); total ' +
-      'counts the filtered rows.',
-    input: pageInput(TrajectorySortField),
-    output: z.object({ rows: z.array(TrajectoryRow), total: z.number().int() }),
+      'counts the filtered rows. `text` keeps those whose message text matches (FTS5, as trajectories.search).',
+    input: pageInput(TrajectorySortField).extend(text),
+    output: z.object({
+      rows: z.array(TrajectoryRow),
+      total: z.number().int(),
+      unfiltered: z.number().int().optional(),
+    }),
+  }),
+  'trajectories.values': query({
+    summary:
+      "A column's distinct values with their counts under the other filters and the text search " +
+      "(the set filter's list).",
+    input: valuesInput(TrajectorySortField).extend(text),
+    output: ValuesOutput,
+  }),
+  'trajectories.ids': query({
+    summary: 'The ids of every trajectory matching the filter and the text search (select all matching), up to limit.',
+    input: idsInput(TrajectorySortField).extend(text),
+    output: z.object({ ids: z.array(z.number().int()), total: z.number().int() }),
   }),
   'trajectories.get': query({
     summary:

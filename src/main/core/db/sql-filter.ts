@@ -144,6 +144,11 @@ function listCondition(s: string, c: FilterCondition, field: string, text: () =>
 export type GridFilter = {
   filters: { field: string; operator: 'AND' | 'OR'; conditions: FilterCondition[] }[];
   quick?: string | undefined;
+  /**
+   * A condition a repository writes itself (never from a request: contract inputs have no such key),
+   * ANDed with the rest — the trajectories grid's full-text filter.
+   */
+  extra?: Where | undefined;
 };
 export type PageQuery = GridFilter & {
   offset: number;
@@ -187,6 +192,10 @@ export function compileWhere(q: GridFilter, columns: ColumnMap, search?: QuickSe
     const w = quickSearch(q.quick, search);
     parts.push(w.sql);
     params.push(...w.params);
+  }
+  if (q.extra) {
+    parts.push(`(${q.extra.sql})`);
+    params.push(...q.extra.params);
   }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }

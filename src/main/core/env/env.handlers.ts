@@ -1,8 +1,7 @@
-import { parseJsonText } from '../lib/json-input';
 import type { HandlerMap } from '../lib/handler-types';
 import { AppError, notFound } from '../lib/errors';
 import { tasksRepo } from '../tasks/tasks.repo';
-import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJsonText, type PyValue } from '../services/pyjson';
 import { environmentOfStoredTask } from '../tasks/task-spec-of';
 import { seededRandom } from '../services/lib';
 
@@ -10,9 +9,9 @@ import { seededRandom } from '../services/lib';
 function parseCalls(text: string): { tool: string; args: PyValue }[] {
   return text.split('\n').flatMap((line, i) => {
     if (!line.trim()) return [];
-    const check = parseJsonText(line, `calls line ${i + 1}`);
-    if (!check.ok) throw new AppError('INVALID_INPUT', check.message);
-    const v = parsePyJson(line);
+    const parsed = parsePyJsonText(line, `calls line ${i + 1}`);
+    if (!parsed.ok) throw new AppError('INVALID_INPUT', parsed.message);
+    const v = parsed.value;
     if (!isObject(v) || typeof v.tool !== 'string')
       throw new AppError('INVALID_INPUT', `calls line ${i + 1}: expected {"tool": name, "args": {…}}`);
     return [{ tool: v.tool, args: v.args === undefined ? {} : v.args }];

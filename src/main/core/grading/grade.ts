@@ -11,7 +11,8 @@ import { PASS_THRESHOLD, robustness, taskScore } from './robustness';
 
 /** What a run left behind: every attempted call, the final answer, the services' audit collections. */
 export type RunRecord = {
-  dispatches: readonly { tool: string; args: unknown; status: number }[];
+  /** `call_id` and `message` (the message that made the call) are copied into evidence when known. */
+  dispatches: readonly { tool: string; args: unknown; status: number; call_id?: string; message?: number }[];
   /** The assistant's last message text (Claw-Eval graders read the final text). */
   finalText: string;
   /** service → action key → records (the audit JSON minus `calls`). */
@@ -29,12 +30,17 @@ export type Gradable = {
   checks_origin?: 'authored' | 'derived_from_task_yaml';
 };
 
-const dispatchEvidence = (run: RunRecord, i: number): Evidence => ({
-  kind: 'dispatch',
-  index: i,
-  tool: run.dispatches[i]!.tool,
-  status: run.dispatches[i]!.status,
-});
+const dispatchEvidence = (run: RunRecord, i: number): Evidence => {
+  const d = run.dispatches[i]!;
+  return {
+    kind: 'dispatch',
+    index: i,
+    tool: d.tool,
+    status: d.status,
+    ...(d.call_id !== undefined ? { call_id: d.call_id } : {}),
+    ...(d.message !== undefined ? { message: d.message } : {}),
+  };
+};
 
 function gradeCheck(c: Check, run: RunRecord, judge: Judge | undefined): Omit<CheckResult, 'id' | 'kind' | 'weight'> {
   switch (c.kind) {

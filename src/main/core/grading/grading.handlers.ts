@@ -6,6 +6,7 @@ import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { readTraceInput, runRecordOf } from '../traces';
 import { grade } from './grade';
+import { updateCheck } from './update-check';
 
 export const gradingHandlers = {
   /**
@@ -20,6 +21,13 @@ export const gradingHandlers = {
     const t = read.trajectory;
     const g = gradeTrajectory(spec, t, input.taskId);
     return { grade: g.grade, taskIdInTrace: t.task_id, warnings: [...read.warnings, ...g.warnings] };
+  },
+  'grading.updateCheck': (input, ctx) => {
+    const { ids, ...out } = updateCheck(ctx.db, input, ctx.now());
+    ctx.touch('tasks');
+    ctx.touch('validation_reports');
+    if (ids.length) ctx.touch('trajectories', ids);
+    return out;
   },
 } satisfies Partial<HandlerMap>;
 

@@ -9,8 +9,12 @@ import type { KeyAccess } from '../endpoints/key-store';
 import type { Logger } from '../logger';
 import { AppError, notFound } from '../lib/errors';
 import { JOB_DEFINITIONS, type JobInput, type JobName } from './job-registry';
+import { ownerProcess, ownerProcessAlive } from './process-start';
 import { jobsLedger } from './jobs.repo';
 import type { WorkerData, WorkerMessage } from './job-worker';
+
+/** This process as job owners name it: pid and start time. */
+const OWNER_PROCESS = ownerProcess();
 
 /** Core instances alive in this process; a job owned by one of them is not an orphan. */
 const liveOwners = new Set<string>();
@@ -25,6 +29,9 @@ export type JobRunnerOptions = {
   workerEntry?: string;
   workerExecArgv?: string[];
   nativeBinding?: string;
+  busyTimeoutMs?: number;
+  /** How long a worker's write keeps waiting for another process's lock before the job fails (default 60 s). */
+  busyWaitMs?: number;
   /** Endpoint keys for jobs that call models (workers cannot reach the OS keychain; handed over in memory). */
   keys?: KeyAccess;
 };
@@ -42,7 +49,7 @@ const FINAL: Job['state'][] = ['done', 'failed', 'cancelled', 'interrupted'];
  * batches through its own connection; this side only creates the row and watches.
  */
 export class JobRunner {
-  readonly owner = `${process.pid}:${randomUUID()}`;
+  readonly owner = `${OWNER_PROCESS}:${randomUUID()}`;
   private readonly repo;
   private readonly workers = new Map<string, Worker>();
   private readonly waiters = new Map<string, (() => void)[]>();
@@ -55,14 +62,9 @@ export class JobRunner {
       const pidAlive = (owner: string | null) => {
         if (!owner) return false;
         if (liveOwners.has(owner)) return true;
-        const pid = Number(owner.split(':')[0]);
-        if (pid === process.pid) return false; // our process, but no live core owns it
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
+        // Our process, but no live core owns it.
+        if (Number(owner.split(':')[0]!.split('@')[0]) === process.pid) return false;
+        return ownerProcessAlive(owner);
       };
       this.repo.orphans(pidAlive, o.now());
     }
@@ -128,6 +130,8 @@ export class JobRunner {
       entry,
       execArgv,
       ...(this.o.nativeBinding ? { nativeBinding: this.o.nativeBinding } : {}),
+      ...(this.o.busyTimeoutMs !== undefined ? { busyTimeoutMs: this.o.busyTimeoutMs } : {}),
+      ...(this.o.busyWaitMs !== undefined ? { busyWaitMs: this.o.busyWaitMs } : {}),
       // Decrypted keychain keys go to the worker in memory only — never into the jobs table.
       ...(this.o.keys?.secrets && !this.o.keys.secrets.unavailableReason()
         ? { secrets: this.o.keys.secrets.exportAll() }
@@ -141,7 +145,12 @@ export class JobRunner {
     this.workers.set(id, worker);
     const job = this.repo.get(id)!;
     this.emitProgress(job);
+    let reported: string | undefined;
     worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'failed') {
+        reported = m.error;
+        return;
+      }
       for (const table of m.tables) this.o.events.emit('table.changed', { table });
       this.o.events.emit('job.progress', {
         jobId: id,
@@ -158,15 +167,22 @@ export class JobRunner {
       this.o.logger.error('job worker crashed', { jobId: id, error: err.message });
     });
     worker.on('exit', () => {
+      // Resumed the moment its row said cancelled or failed: the job already runs in a new worker,
+      // and this exit says nothing about that run (it used to mark the new run failed).
+      if (this.workers.get(id) !== worker) return;
       this.workers.delete(id);
       if (!this.o.db.open) return;
       let final = this.repo.get(id)!;
       if (!FINAL.includes(final.state)) {
-        this.repo.setState(id, 'failed', this.o.now(), {
-          message: 'failed',
-          error: crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing',
-        });
-        final = this.repo.get(id)!;
+        const error = reported ?? (crash ? `the worker crashed: ${crash}` : 'the worker stopped before finishing');
+        try {
+          this.repo.setState(id, 'failed', this.o.now(), { message: 'failed', error });
+          final = this.repo.get(id)!;
+        } catch (err) {
+          // Still busy: the row stays as it is and is marked interrupted on the next open.
+          this.o.logger.error('could not record a job failure', { jobId: id, error: (err as Error).message });
+          final = { ...final, state: 'failed', message: 'failed', error };
+        }
       }
       this.emitProgress(final);
       this.o.events.emit('table.changed', { table: 'jobs' });

@@ -78,13 +78,16 @@ export function jobsLedger(db: Db) {
       now: string,
       extra: { message?: string; error?: string | null; owner?: string | null } = {},
     ): void {
-      prepareCached(
-        db,
-        'UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), ' +
-          "cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, updated_at = ? " +
-          'WHERE id = ?',
-      ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
-      mirrorOnRun(id, state, now, extra.error ?? null);
+      // One transaction: the job and its run never disagree, even when a BUSY retry repeats it.
+      db.transaction(() => {
+        prepareCached(
+          db,
+          'UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), ' +
+            "cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, " +
+            'updated_at = ? WHERE id = ?',
+        ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
+        mirrorOnRun(id, state, now, extra.error ?? null);
+      }).immediate();
     },
     /** The job is done: its result (the contract's `result` of its procedure) is kept with it. */
     finish(id: string, result: unknown, now: string): void {

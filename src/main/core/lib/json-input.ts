@@ -1,20 +1,52 @@
-/** Parses JSON text and, on failure, names the source with line and column (Node reports only a position). */
+/**
+ * How deep JSON input may nest. Every walker of parsed values here (writers, copies, schemas)
+ * recurses, and so does Python's json module (it stops near 1,000); real data nests a few levels.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** "LINE:COL" (1-based) of a character offset. */
+export function lineCol(text: string, at: number): string {
+  const before = text.slice(0, at);
+  let line = 1;
+  for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) line++;
+  return `${line}:${at - before.lastIndexOf('\n')}`;
+}
+
+/** Offset of the bracket that opens level MAX_JSON_DEPTH + 1 (strings skipped), or -1. */
+export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return -1;
+}
+
+/**
+ * Parses JSON text and, on failure, names the source with line and column (Node reports only a
+ * position). Valid JSON nested deeper than MAX_JSON_DEPTH is refused too, saying so.
+ */
 export function parseJsonText(
   text: string,
   source: string,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    const deep = typeof value === 'object' && value !== null ? tooDeepAt(text) : -1;
+    if (deep >= 0)
+      return { ok: false, message: `${source}:${lineCol(text, deep)}: nested deeper than ${MAX_JSON_DEPTH} levels` };
+    return { ok: true, value };
   } catch (err) {
     const msg = (err as Error).message;
     const pos = /position (\d+)/.exec(msg);
     // V8 gives no position for "Unexpected token 'x', "…" is not valid JSON" (Node 20): find it.
     const at = pos ? Number(pos[1]) : firstBadOffset(text);
-    const before = text.slice(0, at);
-    const line = before.split('\n').length;
-    const col = at - before.lastIndexOf('\n');
     const reason = msg.replace(/ in JSON at position \d+.*$/s, '').replace(/, .*is not valid JSON$/s, '');
-    return { ok: false, message: `${source}:${line}:${col}: not valid JSON (${reason})` };
+    return { ok: false, message: `${source}:${lineCol(text, at)}: not valid JSON (${reason})` };
   }
 }
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
 import type { MutationContext, QueryContext } from '../context';
 import { readHandle, writeHandle, type Db } from '../db/sqlite';
+import { settleCuration } from '../curation/settle';
 import { bumpTableVersion } from '../events/change-watcher';
 import { AppError } from '../lib/errors';
 import { redactErrorResult } from '../lib/redact';
@@ -46,7 +47,7 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
         def.kind === 'query'
           ? await runQuery(name, parsed.data)
           : def.kind === 'mutation'
-            ? runWrite(name, parsed.data)
+            ? await runMutation(name, parsed.data)
             : runJob(name, parsed.data);
       if (opts.checkOutput) {
         const out = def.output.safeParse(data);
@@ -59,6 +60,7 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
       return { ok: true, data };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toBody() };
+      if (isBusy(err)) return { ok: false, error: { code: 'BUSY', message: busyMessage(base.db, name) } };
       if ((err as { code?: string }).code === 'SQLITE_READONLY') {
         return {
           ok: false,
@@ -80,18 +82,32 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
    * job row committed before it looks for it.
    */
   function runJob(name: ProcedureName, input: unknown) {
-    if (base.readOnly)
-      throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
+    checkWritable(name);
     const h = handlers[name] as (i: unknown, c: QueryContext) => unknown;
     const out = h(input, queryContext);
     base.events.emit('table.changed', { table: 'jobs' });
     return out;
   }
 
-  /** Mutations: one synchronous transaction, then announce what changed. */
-  function runWrite(name: ProcedureName, input: unknown) {
+  /** A mutation with a prepare stage reads and parses first, outside the transaction, then writes briefly. */
+  async function runMutation(name: ProcedureName, input: unknown) {
+    const h = handlers[name] as
+      | ((i: unknown, c: MutationContext) => unknown)
+      | { prepare(i: unknown, c: QueryContext): unknown; write(i: unknown, p: unknown, c: MutationContext): unknown };
+    if (typeof h === 'function') return runWrite(name, (ctx) => h(input, ctx));
+    checkWritable(name);
+    const prepared = await h.prepare(input, queryContext);
+    return runWrite(name, (ctx) => h.write(input, prepared, ctx));
+  }
+
+  function checkWritable(name: ProcedureName) {
     if (base.readOnly)
       throw new AppError('READ_ONLY', `workspace ${base.workspacePath} is read-only; ${name} was not run`);
+  }
+
+  /** Mutations: one synchronous transaction, then announce what changed. */
+  function runWrite(name: ProcedureName, run: (ctx: MutationContext) => unknown) {
+    checkWritable(name);
     const touched = new Map<string, Set<number> | undefined>();
     const ctx: MutationContext = {
       ...base,
@@ -102,14 +118,15 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
         else touched.set(table, new Set([...prev, ...ids]));
       },
     };
-    const h = handlers[name] as (i: unknown, c: MutationContext) => unknown;
     // IMMEDIATE: take the write lock up front. A deferred transaction that reads first and then
     // writes fails at once with SQLITE_BUSY (no busy wait) when a job worker committed in between.
     const data = base.db
       .transaction(() => {
-        const out = h(input, ctx);
+        const out = run(ctx);
         if (out instanceof Promise)
           throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
+        // Trajectories written by this mutation: their tasks' statistics and buckets, before commit.
+        if (settleCuration(ctx.db, base.now())) ctx.touch('curation_tasks');
         for (const table of touched.keys()) bumpTableVersion(base.db, table);
         return out;
       })
@@ -122,3 +139,22 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
   }
 }
 export type Dispatch = ReturnType<typeof createDispatch>;
+
+const isBusy = (err: unknown) => /^SQLITE_BUSY/.test((err as { code?: string }).code ?? '');
+
+/**
+ * BUSY: another connection held the write lock for the whole busy timeout. Say what holds it when
+ * we can tell (a running job is in the jobs table; reads still work while another process writes).
+ */
+function busyMessage(db: Db, name: string): string {
+  let what = "another process's write (the app, a CLI command or a job)";
+  try {
+    const job = db
+      .prepare("SELECT name FROM jobs WHERE state IN ('queued', 'running') ORDER BY updated_at DESC")
+      .get() as { name: string } | undefined;
+    if (job) what = `a running ${job.name} job or another process's write`;
+  } catch {
+    // The jobs table is unreadable too: keep the general wording.
+  }
+  return `the workspace is busy with ${what}, try again: ${name} waited for the write lock and wrote nothing`;
+}

@@ -12,6 +12,7 @@ import { lineageHandlers } from '../generation/llm/lineage.handlers';
 import { generationHandlers } from '../generation/generation.handlers';
 import { exportHandlers } from '../export/workspace/export.handlers';
 import { runsHandlers } from '../runs/runs.handlers';
+import { curationHandlers } from '../curation/curation.handlers';
 
 /** A procedure without a handler is a compile error here; test/arch catches stray extra keys. */
 export const handlers: HandlerMap = {
@@ -28,4 +29,5 @@ export const handlers: HandlerMap = {
   ...generationHandlers,
   ...exportHandlers,
   ...runsHandlers,
+  ...curationHandlers,
 };

@@ -49,6 +49,7 @@ export function episodeRow(
     sourceFormat: 'studio',
     sourceTaskId: t.task_id,
     sourceReward: null,
+    sourceCompletion: null,
     sourceSuccess: null,
     runId: o.runId,
     trial: o.trial,

@@ -1,3 +1,5 @@
+import { lineCol, MAX_JSON_DEPTH, parseJsonText } from '../lib/json-input';
+
 /**
  * JSON with Python's int/float distinction, because the tool-result text the model sees is
  * Python's json.dumps output: `328.0` and `328` differ, and so do `1e-05` and `0.00001`
@@ -22,40 +24,114 @@ export const numeric = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : v instanceof PyFloat ? v.value : undefined;
 
 const FLOAT_MARK = '\u0000pyfloat:';
-const MAY_HOLD_FLOAT = /\d[.eE]/;
-
-/** Parses JSON text, keeping numbers written with a '.' or an exponent as PyFloat. */
-export function parsePyJson(text: string): PyValue {
-  // A float token is a digit followed by '.', 'e' or 'E': without one (and without the marker) the
-  // text parses as is, natively — most tool-call arguments and bodies hold no float.
-  if (!MAY_HOLD_FLOAT.test(text) && !text.includes(FLOAT_MARK)) return JSON.parse(text) as PyValue;
-  // A reviver sees only the number, not its source text; mark floats by rewriting them first.
-  // Scanning tokens (not a regex over the whole text) keeps digits inside strings untouched.
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
-      let j = i + 1;
-      while (j < text.length && /[0-9eE.+-]/.test(text[j]!)) j++;
-      const tok = text.slice(i, j);
-      if (/[.eE]/.test(tok)) {
-        out += `"\\u0000pyfloat:${tok}"`;
-      } else out += tok;
-      i = j;
-    } else {
-      out += ch;
-      i++;
+/**
+ * Turns the marked strings back into PyFloats, in place. A JSON.parse reviver does the same but
+ * calls back into JS for every value, several times slower on large input.
+ */
+function revive(v: unknown): unknown {
+  if (typeof v === 'string')
+    return v.charCodeAt(0) === 0 && v.startsWith(FLOAT_MARK) ? new PyFloat(Number(v.slice(FLOAT_MARK.length))) : v;
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === 'object' || typeof x === 'string') v[i] = revive(x);
+    }
+  } else {
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
+      const x = o[k];
+      if (typeof x === 'object' || typeof x === 'string') o[k] = revive(x);
     }
   }
-  return JSON.parse(out, (_k, v) =>
-    typeof v === 'string' && v.startsWith(FLOAT_MARK) ? new PyFloat(Number(v.slice(FLOAT_MARK.length))) : v,
-  ) as PyValue;
+  return v;
+}
+
+/** A number JSON allows but a double cannot hold, or nesting past MAX_JSON_DEPTH; `offset` locates it. */
+export class PyJsonError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Parses JSON text, keeping numbers written with a '.' or an exponent as PyFloat. Refuses (with a
+ * PyJsonError) a number out of a double's range — `1e400` would become Infinity, which no JSON
+ * writer can write back — and nesting deeper than MAX_JSON_DEPTH (every walker here recurses).
+ * Integers beyond 2^53 are read as the nearest double (README: limits).
+ */
+export function parsePyJson(text: string): PyValue {
+  // A reviver sees only the number, not its source text; mark floats by rewriting them first.
+  // One scan by char code (strings skipped whole, so their digits stay untouched); the rewritten
+  // text is built from slices joined once: += per token made a rope of millions of nodes on large input.
+  const parts: string[] = [];
+  let last = 0;
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 34) break;
+        j += d === 92 ? 2 : 1;
+      }
+      i = j + 1;
+    } else if (c === 91 || c === 123) {
+      if (++depth > MAX_JSON_DEPTH) throw new PyJsonError(`nested deeper than ${MAX_JSON_DEPTH} levels`, i);
+      i++;
+    } else if (c === 93 || c === 125) {
+      depth--;
+      i++;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      let j = i + 1;
+      let float = false;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d === 46 || d === 101 || d === 69) float = true;
+        else if (!((d >= 48 && d <= 57) || d === 43 || d === 45)) break;
+      }
+      if (float || j - i > 15) {
+        const tok = text.slice(i, j);
+        if (Math.abs(Number(tok)) === Number.POSITIVE_INFINITY)
+          throw new PyJsonError(
+            `the number ${tok.length > 24 ? `${tok.slice(0, 24)}…` : tok} is out of range ` +
+              '(beyond ±1.8e308, a 64-bit float)',
+            i,
+          );
+        if (float) {
+          parts.push(text.slice(last, i), `"\\u0000pyfloat:${tok}"`);
+          last = j;
+        }
+      }
+      i = j;
+    } else i++;
+  }
+  if (!parts.length) return JSON.parse(text) as PyValue;
+  parts.push(text.slice(last));
+  return revive(JSON.parse(parts.join(''))) as PyValue;
+}
+
+/**
+ * parsePyJson for input from outside: the value, or a message naming `source`, line and column
+ * (not valid JSON, a number out of range, nested too deep). Never throws.
+ */
+export function parsePyJsonText(
+  text: string,
+  source: string,
+): { ok: true; value: PyValue } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: parsePyJson(text) };
+  } catch (err) {
+    if (err instanceof PyJsonError)
+      return { ok: false, message: `${source}:${lineCol(text, err.offset)}: ${err.message}` };
+    const check = parseJsonText(text, source);
+    return { ok: false, message: check.ok ? `${source}: not valid JSON` : check.message };
+  }
 }
 
 /** Python float repr: shortest round-trip digits; exponent form below 1e-4 and from 1e16. */
@@ -91,7 +167,22 @@ const quote = (s: string) =>
   // ensure_ascii=False: non-ASCII raw; only quotes, backslashes and control characters escaped.
   `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESC[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 
-export type DumpOptions = { itemSep?: string; keySep?: string };
+export type DumpOptions = {
+  itemSep?: string;
+  keySep?: string;
+  /** Leave out object keys whose value is undefined (default: written as null, as before). */
+  omitUndefined?: boolean;
+};
+
+/**
+ * V8 keeps `a + b` as a rope node (about 32 bytes) until the string is read, and reading a
+ * character flattens it. A 100 MB output built by += from small numbers held 100 million nodes
+ * (3 GB, out of memory): writers flatten every 1,024 pieces and every large result.
+ */
+export function flat(s: string): string {
+  if (s.length > 4096) void s.charCodeAt(0);
+  return s;
+}
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
@@ -113,19 +204,20 @@ function fastFloat(x: number): string {
 export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
   const item = o.itemSep ?? ', ';
   const key = o.keySep ?? ': ';
-  if (key === ':' && item === ',') return dumpsCompactNative(v, false) ?? dumpsPyJs(v, item, key);
+  const omit = o.omitUndefined ?? false;
+  if (key === ':' && item === ',') return dumpsCompactNative(v, omit) ?? dumpsPyJs(v, item, key, omit);
   if (key === ': ' && item === ', ') {
-    const compact = dumpsCompactNative(v, false);
+    const compact = dumpsCompactNative(v, omit);
     // In compact JSON every ',' and ':' outside a string is a separator.
     if (compact !== undefined) return compact.replace(TOKENS, (t) => (t === ',' ? ', ' : t === ':' ? ': ' : t));
   }
-  return dumpsPyJs(v, item, key);
+  return dumpsPyJs(v, item, key, omit);
 }
 /** A JSON string (escapes included) or a separator of compact JSON. */
 const TOKENS = /"(?:[^"\\]|\\.)*"|[,:]/g;
 
 /** The writer in plain JS: any separators, every case (tests hold the native path to it). */
-export function dumpsPyJs(v: PyValue | undefined, item: string, key: string): string {
+export function dumpsPyJs(v: PyValue | undefined, item: string, key: string, omitUndefined = false): string {
   const str = (s: string) => (NEEDS_ESCAPE.test(s) ? quote(s) : `"${s}"`);
   const go = (x: PyValue | undefined): string => {
     if (x === null || x === undefined) return 'null';
@@ -140,16 +232,29 @@ export function dumpsPyJs(v: PyValue | undefined, item: string, key: string): st
     if (x instanceof PyFloat) return fastFloat(x.value);
     if (Array.isArray(x)) {
       let out = '[';
-      for (let i = 0; i < x.length; i++) out += (i ? item : '') + go(x[i]);
-      return `${out}]`;
+      let chunks: string[] | undefined;
+      for (let i = 0; i < x.length; i++) {
+        out += (i ? item : '') + go(x[i]);
+        if ((i & 1023) === 1023) {
+          (chunks ??= []).push(flat(out));
+          out = '';
+        }
+      }
+      return flat(chunks ? `${chunks.join('')}${out}]` : `${out}]`);
     }
     let out = '{';
-    let first = true;
+    let chunks: string[] | undefined;
+    let n = 0;
     for (const k in x) {
-      out += (first ? '' : item) + str(k) + key + go(x[k]);
-      first = false;
+      const val = x[k];
+      if (val === undefined && omitUndefined) continue;
+      out += (n ? item : '') + str(k) + key + go(val);
+      if ((++n & 1023) === 0) {
+        (chunks ??= []).push(flat(out));
+        out = '';
+      }
     }
-    return `${out}}`;
+    return flat(chunks ? `${chunks.join('')}${out}}` : `${out}}`);
   };
   return go(v);
 }
@@ -162,15 +267,15 @@ const FLOAT_OUT = /"\\u0000pyfloat:([^"]*)"/g;
  * dumpsPy with compact separators through the native JSON.stringify (no replacer: V8's fast path),
  * which writes the same bytes for everything but: a PyFloat (its toJSON writes a marker string
  * while `marking`, unquoted after), a non-integer number outside [1e-4, 1e16) or not finite
- * (Python's repr differs), an object value undefined (dumpsPy writes null; with `dropUndefined`,
- * as withoutUndefined then dumpsPy, the key goes), an object that is not plain, and a lone
+ * (Python's repr differs), an object value undefined (dumpsPy writes null; with `omitUndefined`,
+ * omitUndefined, the key goes), an object that is not plain, and a lone
  * surrogate (JSON.stringify escapes it). A walk over the value finds the first ones and counts
  * the PyFloats; any of those, or a string that looks like the marker, and it answers undefined
  * (the caller writes with the JS writer): never different bytes.
  */
-function dumpsCompactNative(v: PyValue | undefined, dropUndefined: boolean): string | undefined {
+function dumpsCompactNative(v: PyValue | undefined, omitUndefined: boolean): string | undefined {
   const count = { floats: 0 };
-  if (v === undefined || !nativeSafe(v, dropUndefined, count)) return undefined;
+  if (v === undefined || !nativeSafe(v, omitUndefined, count)) return undefined;
   let text: string;
   marking = true;
   try {
@@ -208,8 +313,7 @@ const FLOAT_MARK_OUT = '"\\u0000pyfloat:';
 export const dumpsCompact = (v: PyValue) => dumpsPy(v, COMPACT);
 
 /** dumpsCompact(withoutUndefined(v)): keys whose value is undefined are left out (stored Trajectory JSON). */
-export const dumpsCompactDefined = (v: PyValue) =>
-  dumpsCompactNative(v, true) ?? dumpsPyJs(withoutUndefined(v), ',', ':');
+export const dumpsCompactDefined = (v: PyValue) => dumpsPy(v, { ...COMPACT, omitUndefined: true });
 
 /** A copy without the keys whose value is undefined (dumpsPy would write them as null). */
 export function withoutUndefined(v: PyValue): PyValue {

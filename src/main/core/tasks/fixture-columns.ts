@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../lib/errors';
-import { parseJsonText } from '../lib/json-input';
 import { describeRecord, type FieldInfo, type FieldType } from '../services/record-fields';
-import { isObject, parsePyJson, PyFloat, type PyObject, type PyValue } from '../services/pyjson';
+import { isObject, parsePyJsonText, PyFloat, type PyObject, type PyValue } from '../services/pyjson';
 
 /** One column of a fixture grid: its type (from the record schema, else from the values it holds) and rules. */
 export type FixtureColumn = FieldInfo & { name: string; required: boolean; key: boolean; declared: boolean };
@@ -75,14 +74,15 @@ export function parseCell(text: string, col: FixtureColumn, floatColumn: boolean
     if (col.required || col.key) throw bad(where, `${field} is required and cannot be empty`, field);
     return undefined;
   }
-  const json = parseJsonText(text, field);
+  // parsePyJsonText also refuses what JSON.parse takes but a workspace cannot hold (1e400, deep nesting).
+  const json = parsePyJsonText(text, field);
   if (!json.ok)
     throw bad(
       where,
       col.type === 'boolean' ? `${field} is true or false` : `${json.message} (text values go in quotes)`,
       field,
     );
-  const v = parsePyJson(text);
+  const v = json.value;
   if (v === null) {
     if (col.nullable) return null;
     throw bad(where, `${field} cannot be null`, field);

@@ -111,6 +111,11 @@ export function updateFixtureCell(
       `${where} of ${input.service}'s fixture was deleted by another writer; nothing was saved`,
       [{ path: ['index'], message: 'no such record' }],
     );
+  // `next.__proto__ = v` would set the object's prototype, not a field: the value would vanish.
+  if (input.field === '__proto__')
+    throw new AppError('INVALID_INPUT', '__proto__ cannot be a fixture field name; nothing was saved', [
+      { path: ['field'], message: 'not a usable field name' },
+    ]);
   const current = input.field in rec ? dumpsPy(rec[input.field]!) : null;
   if (input.expected !== undefined && input.expected !== current)
     throw new AppError(

@@ -1,4 +1,5 @@
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
+import { callLocations } from '../../../shared/contract/entities/call-locations';
 import { runRecordFrom, type RunRecord } from '../grading/grade';
 import type { PyObject } from '../services/pyjson';
 import { AppError } from '../lib/errors';
@@ -43,9 +44,10 @@ export function lastAudits(t: Pick<Trajectory, 'audits'>): Record<string, PyObje
 }
 
 /**
- * What the shared grader reads from a trajectory: the dispatches (tool, request body, status), the
- * final text = the text of the last assistant message (its index is the evidence), and the audits
- * (the last snapshot per service, minus `calls`).
+ * What the shared grader reads from a trajectory: the dispatches (tool, request body, status; for
+ * evidence, the call id and the message that made the call), the final text = the text of the last
+ * assistant message (its index is the evidence), and the audits (the last snapshot per service,
+ * minus `calls`).
  */
 export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'audits'>): RunRecord {
   let idx = -1;
@@ -55,7 +57,13 @@ export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'aud
       break;
     }
   }
-  const dispatches = t.dispatches.map((d) => ({ tool: d.tool, args: d.args, status: d.status }));
+  const at = callLocations(t);
+  const dispatches = t.dispatches.map((d, i) => ({
+    tool: d.tool,
+    args: d.args,
+    status: d.status,
+    ...(at[i] ? { call_id: at[i].call_id, message: at[i].message } : {}),
+  }));
   const final = idx >= 0 ? (t.messages[idx]!.content ?? '') : '';
   return runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined);
 }

@@ -1,4 +1,4 @@
-import { PyFloat, type PyValue } from '../services/pyjson';
+import { flat, PyFloat, type PyValue } from '../services/pyjson';
 
 /**
  * The JSON pydantic v2 writes with `model_dump_json()` — what Claw-Eval's trace writer puts on each
@@ -67,18 +67,29 @@ export function dumpsPydantic(v: PyValue | undefined): string {
   if (v instanceof PyFloat) return pydanticFloat(v.value);
   if (Array.isArray(v)) {
     let out = '[';
-    for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + dumpsPydantic(v[i]);
-    return `${out}]`;
+    let chunks: string[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      out += (i ? ',' : '') + dumpsPydantic(v[i]);
+      if ((i & 1023) === 1023) {
+        (chunks ??= []).push(flat(out));
+        out = '';
+      }
+    }
+    return flat(chunks ? `${chunks.join('')}${out}]` : `${out}]`);
   }
   let out = '{';
-  let first = true;
+  let chunks: string[] | undefined;
+  let n = 0;
   for (const k in v) {
     const x = v[k];
     if (x === undefined) continue;
-    out += `${(first ? '' : ',') + quote(k)}:${dumpsPydantic(x)}`;
-    first = false;
+    out += `${(n ? ',' : '') + quote(k)}:${dumpsPydantic(x)}`;
+    if ((++n & 1023) === 0) {
+      (chunks ??= []).push(flat(out));
+      out = '';
+    }
   }
-  return `${out}}`;
+  return flat(chunks ? `${chunks.join('')}${out}}` : `${out}}`);
 }
 
 /** A typed float field: always written with a decimal point (pydantic `float` fields: 12 → 12.0). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { parseJsonText } from '../lib/json-input';
-import { isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { lineCol, parseJsonText } from '../lib/json-input';
+import { isObject, parsePyJson, PyJsonError, type PyValue } from '../services/pyjson';
 import {
   EVENT_FIELDS,
   EVENT_SCHEMAS,
@@ -72,7 +72,11 @@ export function readTraceEvents(text: string, source = 'trace'): { events: ReadE
     let value: PyValue;
     try {
       value = parsePyJson(raw);
-    } catch {
+    } catch (err) {
+      if (err instanceof PyJsonError) {
+        issues.push({ line, message: `column ${lineCol(raw, err.offset).split(':')[1]}: ${err.message}` });
+        continue;
+      }
       const bad = parseJsonText(raw, `${source} line ${line}`);
       const why = bad.ok ? 'not valid JSON' : bad.message.replace(/^.*?: not valid JSON/, 'not valid JSON');
       issue({

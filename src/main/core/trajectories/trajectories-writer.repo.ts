@@ -4,8 +4,8 @@ import type { PreparedRow } from './import/prepare';
 const INSERT = `INSERT INTO trajectories (
   task_id, trace_id, content_hash, model, agent, source, source_format, source_task_id, source_reward, source_success,
   run_id, trial, collection, external, valid, message_count, tool_call_count, char_count, tokens, duration_ms, error,
-  completion, safety, robustness, score, passed, graded, checks_origin, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  completion, safety, robustness, score, passed, graded, checks_origin, created_at, source_completion)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (collection, source_task_id, trial, content_hash) DO NOTHING`;
 
 const b = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
@@ -72,6 +72,7 @@ export function trajectoriesWriter(db: WriteDb) {
         g ? 1 : 0,
         g?.checksOrigin ?? null,
         now,
+        r.sourceCompletion,
       );
       if (res.changes === 0) {
         const dup = prepareCached(

@@ -23,6 +23,7 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   source_format: text('source_format', false),
   source_task_id: text('source_task_id'),
   source_reward: num('source_reward'),
+  source_completion: num('source_completion'),
   source_success: num('source_success', false),
   external: num('external', false),
   valid: num('valid', false),
@@ -47,9 +48,9 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
 
 const COLS =
   'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, source_reward, ' +
-  'source_success, trace_id, external, valid, superseded, superseded_by, include_override, bucket, message_count, ' +
-  'tool_call_count, char_count, tokens, duration_ms, error, completion, safety, robustness, score, passed, graded, ' +
-  'checks_origin, created_at';
+  'source_completion, source_success, trace_id, external, valid, superseded, superseded_by, include_override, ' +
+  'bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, safety, robustness, ' +
+  'score, passed, graded, checks_origin, created_at';
 type Raw = Record<string, unknown>;
 const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>
@@ -70,6 +71,8 @@ export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
   pk: 'id',
   select: COLS,
   toRow,
+  // The quick search box reads ids and labels; message text has its own box (the FTS5 `text` filter).
+  search: { like: ['task_id', 'source_task_id', 'agent', 'collection'] },
 };
 
 export type TrajectoryBody = {

@@ -57,6 +57,11 @@ export type Command = {
   options?: Record<string, OptionSpec>;
   /** Lines of help after the summary (exit codes, examples). */
   details?: string[];
+  /**
+   * 'none': the command reads only the files it is given (an export's manifest, a package); its
+   * procedures run on an empty in-memory workspace, so it never creates the per-user file.
+   */
+  workspace?: 'none';
   run(args: CommandArgs, ctx: RunContext): Promise<number>;
 };
 

@@ -211,6 +211,7 @@ export const exportClawEvalCommand = defineCommand({
 
 export const exportDiffCommand = defineCommand({
   words: ['export', 'diff'],
+  workspace: 'none',
   args: '<a> <b>',
   summary: 'what changed between two SFT exports (folders or manifest.json files)',
   details: ['Exit code 0 whether or not they differ; 1 when a manifest cannot be read; 2 usage.'],
@@ -223,6 +224,7 @@ export const exportDiffCommand = defineCommand({
 
 export const exportLintCommand = defineCommand({
   words: ['export', 'lint'],
+  workspace: 'none',
   args: '<dir>',
   summary: "re-read a JSONL SFT export and lint it with its trainer's rules",
   details: ['Exit code 0 without errors, 1 with lint errors (or an unreadable export), 2 usage.'],

@@ -7,6 +7,13 @@ import {
   endpointsTestCommand,
   endpointsUpdateCommand,
 } from './endpoints.command';
+import {
+  curateAssignCommand,
+  curateLogCommand,
+  curateRedoCommand,
+  curateSuggestCommand,
+  curateUndoCommand,
+} from './curate.command';
 import { envReplayCommand } from './env.command';
 import { envServeCommand } from './env-serve.command';
 import {
@@ -53,6 +60,11 @@ export const COMMANDS: readonly Command[] = [
   envServeCommand,
   runCommand,
   reportCommand,
+  curateSuggestCommand,
+  curateAssignCommand,
+  curateLogCommand,
+  curateUndoCommand,
+  curateRedoCommand,
   endpointsAddCommand,
   endpointsListCommand,
   endpointsTestCommand,

@@ -86,7 +86,16 @@ export type PlanStep = z.infer<typeof PlanStep>;
 
 /** Where a check result's proof is. */
 export const Evidence = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('dispatch'), index: z.number().int(), tool: z.string(), status: z.number().int() }),
+  z.object({
+    kind: z.literal('dispatch'),
+    /** Index into the run's dispatches (every attempted call, in order). */
+    index: z.number().int(),
+    tool: z.string(),
+    status: z.number().int(),
+    /** The call's id and the message that made it, when the run has a conversation (the viewer scrolls there). */
+    call_id: z.string().optional(),
+    message: z.number().int().optional(),
+  }),
   z.object({ kind: z.literal('audit'), service: z.string(), action_key: z.string(), index: z.number().int() }),
   z.object({ kind: z.literal('message'), index: z.number().int() }),
   z.object({ kind: z.literal('none'), reason: z.string() }),

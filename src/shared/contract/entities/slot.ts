@@ -24,6 +24,8 @@ export const LANGUAGES = ['en', 'zh'] as const;
 /** The procedural generator's scenario library (DESIGN.md §7). */
 export const SCENARIOS = ['single_service', 'cross_service', 'safety', 'temporal', 'multi_turn'] as const;
 
+/** Longest slot family (plan.generateGrid checks the names it would make against it). */
+export const FAMILY_MAX = 80;
 const trimmed = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
 
 /** Accepts an array or a spreadsheet-style "gmail, calendar" cell; stores a sorted, de-duplicated list. */
@@ -73,7 +75,7 @@ const lower = <const T extends readonly [string, ...string[]]>(values: T, what: 
  * and to the grid's column defs.
  */
 export const SlotFields = {
-  family: trimmed(80).min(1, 'required'),
+  family: trimmed(FAMILY_MAX).min(1, 'required'),
   services: servicesField,
   category: trimmed(60).min(1, 'required'),
   difficulty: lower(DIFFICULTIES, 'difficulty'),

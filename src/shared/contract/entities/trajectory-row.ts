@@ -22,6 +22,8 @@ export const TrajectoryRow = z.object({
   source_format: SourceFormat,
   source_task_id: z.string(),
   source_reward: z.number().nullable(),
+  /** The source's own completion (scores.completion), when it gives one. */
+  source_completion: z.number().nullable(),
   source_success: z.boolean().nullable(),
   trace_id: z.string(),
   /** True when the task was not in the workspace at import: kept with the source's own rewards, not graded. */
@@ -63,6 +65,7 @@ export const TrajectorySortField = z.enum([
   'source_format',
   'source_task_id',
   'source_reward',
+  'source_completion',
   'source_success',
   'external',
   'valid',

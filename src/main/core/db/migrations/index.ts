@@ -9,8 +9,21 @@ import * as m0007 from './0007-endpoints';
 import * as m0008 from './0008-generation';
 import * as m0009 from './0009-trajectories-v2';
 import * as m0010 from './0010-grid';
+import * as m0011 from './0011-curation';
 
 export type Migration = { name: string; up(db: Db): void };
 
 /** Ordered; a workspace's PRAGMA user_version is the number of these it has applied. Append only. */
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+];

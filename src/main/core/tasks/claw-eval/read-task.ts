@@ -2,12 +2,18 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { z } from 'zod';
-import { parseJsonText } from '../../lib/json-input';
-import { parsePyJson, toPlain, type PyValue } from '../../services/pyjson';
+import { MAX_JSON_DEPTH } from '../../lib/json-input';
+import { parsePyJsonText, toPlain, type PyValue } from '../../services/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import { quirkWarnings } from './quirks';
 import { ClawTaskYaml, splitOf } from './task-yaml';
-import { readText, resolveFixturePath, type TaskLocation } from './task-files';
+import {
+  MAX_FIXTURE_BYTES,
+  MAX_TASK_YAML_BYTES,
+  readTaskFile,
+  resolveFixturePath,
+  type TaskLocation,
+} from './task-files';
 
 export type FixtureFile = {
   service: string;
@@ -43,18 +49,40 @@ function parseYaml(file: string, text: string): unknown {
   const e = doc.errors[0];
   if (e)
     throw new TaskImportError(`${file}:${e.linePos?.[0]?.line ?? '?'}: not valid YAML: ${e.message.split('\n')[0]}`);
+  let value: unknown;
   try {
-    return doc.toJS({ maxAliasCount: 1000 });
+    value = doc.toJS({ maxAliasCount: 1000 });
   } catch (err) {
     throw new TaskImportError(`${file}: ${(err as Error).message}`);
   }
+  const bad = unstorable(value, []);
+  if (bad) throw new TaskImportError(`${file}: field ${bad.at.join('.') || '(top level)'}: ${bad.message}`);
+  return value;
+}
+
+/**
+ * What JSON cannot keep: .inf, .nan and numbers beyond a double (the spec is stored as JSON, where
+ * they would silently become null), and nesting deeper than MAX_JSON_DEPTH.
+ */
+function unstorable(v: unknown, at: (string | number)[]): { at: (string | number)[]; message: string } | undefined {
+  if (typeof v === 'number')
+    return Number.isFinite(v)
+      ? undefined
+      : { at, message: `${v} cannot be stored (a number beyond ±1.8e308, .inf or .nan)` };
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (at.length >= MAX_JSON_DEPTH) return { at, message: `nested deeper than ${MAX_JSON_DEPTH} levels` };
+  for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+    const bad = unstorable(x, [...at, k]);
+    if (bad) return bad;
+  }
+  return undefined;
 }
 
 export function readClawTask(loc: TaskLocation): ReadTask {
   const file = path.join(loc.dir, 'task.yaml');
   let yamlText: string;
   try {
-    yamlText = readText(file);
+    yamlText = readTaskFile(file, loc, MAX_TASK_YAML_BYTES);
   } catch (err) {
     throw new TaskImportError((err as Error).message);
   }
@@ -95,7 +123,7 @@ export function readClawTask(loc: TaskLocation): ReadTask {
             (spec.prompt.language === 'en' ? " (an English task served the Chinese original's fixture, Q8)" : ''),
         );
       }
-      fixtures.push(readFixture(abs, rel, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
+      fixtures.push(readFixture(abs, rel, loc, svc.name, f.env, set !== undefined, f.schema, spec.task_id));
     }
   }
   const hash = createHash('sha256').update(yamlText);
@@ -115,6 +143,7 @@ export function readClawTask(loc: TaskLocation): ReadTask {
 function readFixture(
   abs: string,
   rel: string,
+  loc: TaskLocation,
   service: string,
   env: string,
   setByTask: boolean,
@@ -123,23 +152,13 @@ function readFixture(
 ): FixtureFile {
   let text: string;
   try {
-    text = readText(abs);
+    text = readTaskFile(abs, loc, MAX_FIXTURE_BYTES);
   } catch (err) {
-    throw new TaskImportError(
-      `${taskId}: service ${service}: cannot read fixture ${rel}: ` +
-        `${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
-    );
+    throw new TaskImportError(`${taskId}: service ${service}: cannot read fixture ${rel}: ${(err as Error).message}`);
   }
-  let records: PyValue;
-  try {
-    records = parsePyJson(text);
-  } catch {
-    // Parse again only to locate the error (line and column) for the message.
-    const check = parseJsonText(text, rel);
-    throw new TaskImportError(
-      `${taskId}: service ${service}: ${check.ok ? `${rel} is not valid JSON` : check.message}`,
-    );
-  }
+  const parsed = parsePyJsonText(text, rel);
+  if (!parsed.ok) throw new TaskImportError(`${taskId}: service ${service}: ${parsed.message}`);
+  const records = parsed.value;
   if (!Array.isArray(records))
     throw new TaskImportError(
       `${taskId}: service ${service}: fixture ${rel} is not a JSON array (upstream loads one array per service)`,

@@ -1,10 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { readUtf8File, resolvesInside } from '../../lib/read-file';
 
 /** A task folder to import and the Claw-Eval root its fixture paths resolve against (§1.1). */
 export type TaskLocation = { dir: string; root: string | null };
 
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * Documented limits (README "Limits"). Real task.yaml files are a few KB and fixtures a few hundred;
+ * these leave room for large hand-made tasks and stay far below what a 2 GB heap survives.
+ */
+export const MAX_TASK_YAML_BYTES = 8 * 1024 * 1024;
+export const MAX_FIXTURE_BYTES = 64 * 1024 * 1024;
 
 /**
  * `input` is a task folder (holds task.yaml), a repository root holding tasks/<id>/task.yaml, or
@@ -42,21 +48,21 @@ export function locateTasks(input: string): TaskLocation[] {
   );
 }
 
-/** Reads a text file as strict UTF-8, refusing huge files: bad input gets a message, not a crash. */
-export function readText(file: string): string {
-  const st = fs.statSync(file);
-  if (st.size > MAX_FILE_BYTES) throw new Error(`${file}: ${st.size} bytes is over the ${MAX_FILE_BYTES}-byte limit`);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(file));
-  } catch (err) {
-    if (err instanceof TypeError) throw new Error(`${file}: not valid UTF-8`);
-    throw err;
-  }
+/**
+ * Reads a task's text file: a regular file (no FIFO, device or socket), at most `maxBytes` read,
+ * strict UTF-8, and — symlinks resolved — inside the task's root (or its folder without one).
+ */
+export function readTaskFile(file: string, loc: TaskLocation, maxBytes: number): string {
+  const root = loc.root ?? loc.dir;
+  if (!resolvesInside(file, root))
+    throw new Error(`${file} is a symlink to a file outside ${root}; only files inside it are read`);
+  return readUtf8File(file, maxBytes);
 }
 
 /**
  * Resolves a fixture path from a service's env (root-relative upstream, §1.1). Refuses paths that
- * escape the root. Without a root, `tasks/<own id>/…` maps onto the folder itself.
+ * escape the root (by text here; readTaskFile checks where symlinks lead). Without a root,
+ * `tasks/<own id>/…` maps onto the folder itself.
  */
 export function resolveFixturePath(rel: string, loc: TaskLocation, taskId: string): string {
   if (path.isAbsolute(rel))

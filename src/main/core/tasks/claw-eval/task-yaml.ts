@@ -36,8 +36,20 @@ const ServiceDef = z.looseObject({
   env: z.record(z.string(), z.coerce.string()).default({}),
 });
 
+/**
+ * A task id names a folder (tasks/<id>/) and appears in fixture paths and file names of exports:
+ * a name, never a path.
+ */
+const TaskId = z
+  .string()
+  .min(1)
+  .max(200, 'at most 200 characters')
+  .refine((s) => !/[/\\\u0000-\u001f]/.test(s) && s !== '.' && s !== '..', {
+    message: 'a task id is a name, not a path: no / or \\, no control characters, not . or ..',
+  });
+
 export const ClawTaskYaml = z.looseObject({
-  task_id: z.string().min(1),
+  task_id: TaskId,
   task_name: z.string(),
   version: z.coerce.string().default('1.0'),
   category: z.string().default(''),

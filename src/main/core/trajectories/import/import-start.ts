@@ -3,13 +3,14 @@ import path from 'node:path';
 import type { ParsedInput } from '../../../../shared/contract';
 import { AppError } from '../../lib/errors';
 import type { ImportFile, ImportJobInput } from './import.job';
+import { MAX_TRACE_BYTES } from '../../../../shared/contract/entities/trace-text';
 import { sniff } from './sniff';
 
 /** Records (or issues) per committed batch, and bytes of records: a batch commits in tens of milliseconds. */
 const BATCH_RECORDS = 2000;
 const BATCH_BYTES = 32 * 1024 * 1024;
 /** One record larger than this is refused without being held (a JSON.parse of it would need several times it). */
-export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+export const MAX_RECORD_BYTES = MAX_TRACE_BYTES;
 
 /** Folders become their .json / .jsonl files, recursively, in name order. */
 function expand(p: string): string[] {

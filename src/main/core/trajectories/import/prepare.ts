@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
-import type { SourceFormat, Trajectory } from '../../../../shared/contract/entities/trajectory';
+import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
 import type { ReadDb } from '../../db/sqlite';
 import { gradeTrajectory } from '../../grading/grading.handlers';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import type { Normalized } from '../formats';
 import { indexForSearch } from '../search-text';
-import { countsOf, dispatchesOfCalls } from '../trajectory-stats';
+import { gradableRun } from '../stored-grade';
+import { countsOf } from '../trajectory-stats';
 
 /** Everything one trajectory row and its body need, computed before the write transaction. */
 export type PreparedRow = {
@@ -21,6 +22,8 @@ export type PreparedRow = {
   sourceFormat: SourceFormat;
   sourceTaskId: string;
   sourceReward: number | null;
+  /** The source's own scores.completion (curation prefers it to the reward when our grader has none). */
+  sourceCompletion: number | null;
   sourceSuccess: boolean | null;
   runId: number | null;
   /** null: take the next free trial of the task in the collection (sources without trials). */
@@ -42,6 +45,8 @@ export type PreparedRow = {
   trajectoryJson: string | null;
   searchText: string;
 };
+
+const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Tasks of the workspace, looked up once per id during an import. */
 export function taskLookup(db: ReadDb) {
@@ -77,8 +82,7 @@ export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { 
   const spec = o.spec(taskId);
   let grade: GradeResult | null = null;
   if (spec && n.row.gradable) {
-    const run: Trajectory = t.dispatches.length || t.trace ? t : { ...t, dispatches: dispatchesOfCalls(t) };
-    const g = gradeTrajectory(spec, run, taskId);
+    const g = gradeTrajectory(spec, gradableRun(t), taskId);
     grade = g.grade;
     warnings.push(...g.warnings);
   } else if (spec) warnings.push(`not graded: a tool call has no result, so the grader cannot tell what happened`);
@@ -93,6 +97,7 @@ export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { 
       sourceFormat: t.source.format,
       sourceTaskId: n.row.sourceTaskId,
       sourceReward: n.row.reward,
+      sourceCompletion: finite(t.scores?.completion),
       sourceSuccess: n.row.success,
       runId: o.runId,
       trial: n.row.trial,

@@ -1,0 +1,126 @@
+import { CurationBatch, CurationTaskRow } from '../../../shared/contract/entities/curation';
+import { type PagedTable, pagedList } from '../db/paged-list';
+import { type ColumnMap, compileWhere, type GridFilter, type PageQuery } from '../db/sql-filter';
+import { prepareCached, type ReadDb } from '../db/sqlite';
+
+const num = (sql: string, selective = true) => ({ sql, kind: 'number' as const, ...(selective ? {} : { selective }) });
+const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, ...(selective ? {} : { selective }) });
+
+/** The curation grid's fields over the curation_grid view (curation_tasks ⟕ tasks); indexed ones per migration 0011. */
+export const CURATION_COLUMNS: ColumnMap = {
+  task_id: text('task_id'),
+  name: text('name'),
+  category: text('category'),
+  language: text('language', false),
+  difficulty: { sql: 'difficulty', kind: 'text', selective: false, order: ['easy', 'medium', 'hard'] },
+  services: { sql: 'services', kind: 'list' },
+  external: num('external', false),
+  pool: text('pool', false),
+  attempts: num('attempts'),
+  scored: num('scored'),
+  mean_completion: num('mean_completion'),
+  variance: num('variance'),
+  min_completion: num('min_completion'),
+  best_completion: num('best_completion'),
+  best_trial: num('best_trial', false),
+  mean_score: num('mean_score'),
+  passes: num('passes'),
+  pass_at_k: num('pass_at_k'),
+  pass_hat_k: num('pass_hat_k'),
+  suggested: text('suggested', false),
+  bucket: text('bucket', false),
+};
+
+const COLS =
+  'task_id, name, category, language, difficulty, services, external, pool, attempts, scored, mean_completion, ' +
+  'variance, min_completion, best_completion, best_trajectory, best_trial, mean_score, passes, pass_known, ' +
+  'pass_at_k, pass_hat_k, suggested, bucket, stats_at';
+type Raw = Record<string, unknown> & { services: string | null; external: number };
+
+export const CURATION_TABLE: PagedTable<CurationTaskRow, Raw> = {
+  table: 'curation_grid',
+  columns: CURATION_COLUMNS,
+  pk: 'task_id',
+  select: COLS,
+  toRow: (r) =>
+    CurationTaskRow.parse({ ...r, services: r.services ? JSON.parse(r.services) : [], external: r.external === 1 }),
+  search: { like: ['task_id', 'name', 'category'] },
+};
+
+export const LOG_COLUMNS: ColumnMap = {
+  id: num('id'),
+  kind: text('kind', false),
+  target: text('target', false),
+  value: text('value', false),
+  who: text('who', false),
+  at: text('at'),
+  reason: text('reason'),
+  changed: num('changed'),
+  of_batch: num('of_batch'),
+};
+const LOG_SELECT = 'id, kind, target, value, who, at, reason, selection, changed, of_batch, undone_by';
+const toBatch = (r: Record<string, unknown>) =>
+  CurationBatch.parse({ ...r, selection: JSON.parse(String(r.selection)) });
+export const LOG_TABLE: PagedTable<CurationBatch> = {
+  table: 'curation_batches',
+  columns: LOG_COLUMNS,
+  pk: 'id',
+  select: LOG_SELECT,
+  toRow: toBatch,
+  search: { like: ['reason', 'who', 'value'] },
+};
+
+const BINS = 10;
+
+export function curationRepo(db: ReadDb) {
+  return {
+    tasks: (q: PageQuery) => pagedList(db, CURATION_TABLE, q),
+    log: (q: PageQuery) =>
+      pagedList(db, LOG_TABLE, { ...q, sort: q.sort.length ? q.sort : [{ field: 'id', dir: 'desc' }] }),
+    batch(id: number): CurationBatch | undefined {
+      const r = prepareCached(db, `SELECT ${LOG_SELECT} FROM curation_batches WHERE id = ?`).get(id);
+      return r ? toBatch(r as Record<string, unknown>) : undefined;
+    },
+    changes(id: number, offset: number, limit: number) {
+      const changes = prepareCached(
+        db,
+        'SELECT item, before, after FROM curation_changes WHERE batch_id = ? ORDER BY item LIMIT ? OFFSET ?',
+      ).all(id, limit, offset) as { item: string; before: string | null; after: string | null }[];
+      const total = (
+        prepareCached(db, 'SELECT count(*) AS n FROM curation_changes WHERE batch_id = ?').get(id) as { n: number }
+      ).n;
+      return { changes, total };
+    },
+    /** Histograms of mean completion per assigned bucket, and bucket counts by category, service and language. */
+    charts(f: GridFilter) {
+      const w = compileWhere(f, CURATION_COLUMNS, CURATION_TABLE.search);
+      const bucket = "coalesce(bucket, 'none')";
+      const hist = prepareCached(
+        db,
+        `SELECT ${bucket} AS b, min(${BINS - 1}, CAST(mean_completion * ${BINS} AS INTEGER)) AS bin, count(*) AS n
+         FROM curation_grid ${w.sql ? `${w.sql} AND` : 'WHERE'} mean_completion IS NOT NULL GROUP BY b, bin`,
+      ).all(...w.params) as { b: string; bin: number; n: number }[];
+      const byBucket = new Map<string, number[]>();
+      for (const h of hist) {
+        const bins = byBucket.get(h.b) ?? new Array<number>(BINS).fill(0);
+        bins[Math.max(0, Math.min(BINS - 1, h.bin))]! += h.n;
+        byBucket.set(h.b, bins);
+      }
+      const counts = (key: string, from = 'curation_grid') =>
+        prepareCached(
+          db,
+          `SELECT coalesce(${key}, '(external)') AS key, ${bucket} AS bucket, count(*) AS count FROM ${from}
+           ${w.sql} GROUP BY 1, 2 ORDER BY 1, 2`,
+        ).all(...w.params) as { key: string; bucket: string; count: number }[];
+      return {
+        histogram: [...byBucket].map(([b, bins]) => ({ bucket: b, bins })),
+        category: counts('category'),
+        language: counts('language'),
+        service: counts(
+          's.value',
+          "curation_grid LEFT JOIN json_each(CASE WHEN json_valid(services) THEN services ELSE '[]' END) s",
+        ),
+      };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import type { Check } from '../../../../shared/contract/entities/checks';
+import { call, errorText } from '../../api/client';
+
+const mean = (x: number | null) => (x === null ? '—' : x.toFixed(4));
+
+/**
+ * Edit one check of a generated (or hand-written) task as JSON: saved as the task's next version,
+ * validated, and every graded trajectory of the task re-graded at once (grading.updateCheck).
+ */
+export function CheckEditor({
+  taskId,
+  version,
+  check,
+  onDone,
+}: {
+  taskId: string;
+  version: number;
+  check: Check;
+  onDone(message: string): void;
+}) {
+  const [text, setText] = useState(JSON.stringify(check, null, 2));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      setError(`not JSON: ${(e as Error).message}`);
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await call('grading.updateCheck', { taskId, check: parsed as Check, expectedVersion: version });
+      onDone(
+        `Saved as version ${r.version} (validation: ${r.validation}${r.problem ? ` — ${r.problem}` : ''}); ` +
+          `re-graded ${r.regraded} trajectories, ${r.changed} changed score, mean ${mean(r.meanBefore)} → ` +
+          `${mean(r.meanAfter)}`,
+      );
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="check-editor" data-testid="check-editor">
+      <div className="hint">
+        Check <b>{check.id}</b> of {taskId} (version {version}). The id stays; kind, weight, targets and matchers can
+        change.
+      </div>
+      <textarea
+        aria-label="Check JSON"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        rows={Math.min(18, text.split('\n').length + 1)}
+        spellCheck={false}
+      />
+      {error && <p className="notice notice-error">{error}</p>}
+      <div className="row-actions">
+        <button type="button" onClick={() => void save()} disabled={busy} data-testid="save-check">
+          Save and re-grade
+        </button>
+        <button type="button" onClick={() => onDone('')}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

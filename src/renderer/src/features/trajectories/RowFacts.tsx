@@ -1,0 +1,29 @@
+import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
+import type { TrajectoryRow } from '../../../../shared/contract/entities/trajectory-row';
+
+/** Who ran it, where it came from and what it cost: the row's facts in one line each. */
+export function RowFacts({ row, t }: { row: TrajectoryRow; t: Pick<Trajectory, 'termination' | 'source'> }) {
+  const facts: [string, string][] = [
+    ['agent', row.agent + (row.model && row.model !== row.agent ? ` (${row.model})` : '')],
+    ['collection', `${row.collection}${row.superseded ? ` — superseded by ${row.superseded_by}` : ''}`],
+    ['trial', String(row.trial)],
+    ['source', `${row.source_format}${t.source.file ? ` · ${t.source.file}` : ''}`],
+    ['source reward', row.source_reward === null ? '—' : String(row.source_reward)],
+    ['size', `${row.message_count} messages · ${row.tool_call_count} tool calls · ${row.char_count} chars`],
+  ];
+  if (row.tokens !== null) facts.push(['tokens', row.tokens.toLocaleString('en-US')]);
+  if (row.duration_ms !== null) facts.push(['wall time', `${(row.duration_ms / 1000).toFixed(1)} s`]);
+  if (t.termination) facts.push(['ended', t.termination]);
+  if (row.error) facts.push(['error', row.error]);
+  if (row.external) facts.push(['task', 'not in the workspace: kept with its own reward, not graded']);
+  return (
+    <dl className="facts row-facts" data-testid="row-facts">
+      {facts.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ColDef } from 'ag-grid-community';
+import type { TrajectoryRow } from '../../../shared/contract/entities/trajectory-row';
+import { SetFilter } from './SetFilter';
+
+const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
+const num = { filter: 'agNumberColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
+/** Few distinct values: a checkbox list with counts (SQL `in`). */
+const set = { filter: SetFilter };
+const score = (p: { value?: number | null }) => (p.value === null || p.value === undefined ? '' : p.value.toFixed(4));
+const yesNo = (p: { value?: boolean | null }) =>
+  p.value === null || p.value === undefined ? '' : p.value ? 'yes' : 'no';
+
+/**
+ * Trajectories grid columns: sort and filter run in SQL (indexed ones: task, run, collection,
+ * agent, model, bucket, score, source reward, created; see TRAJECTORY_COLUMNS). Scores are our
+ * shared grader's; "source reward" is the source's own, kept beside them.
+ */
+export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
+  { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },
+  { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...set },
+  {
+    field: 'score',
+    headerName: 'Score',
+    width: 95,
+    valueFormatter: score,
+    ...num,
+    cellClass: (p) =>
+      p.data?.passed ? 'status-cell status-valid' : p.data?.graded ? 'status-cell status-invalid' : '',
+  },
+  { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: yesNo, ...set },
+  { field: 'trial', headerName: 'Trial', width: 75, ...set },
+  { field: 'agent', headerName: 'Agent', width: 150, ...set },
+  { field: 'model', headerName: 'Model', width: 130, ...set },
+  { field: 'collection', headerName: 'Collection', width: 160, ...set },
+  { field: 'run_id', headerName: 'Run', width: 75, ...set },
+  { field: 'completion', headerName: 'Completion', width: 110, valueFormatter: score, ...num },
+  { field: 'safety', headerName: 'Safety', width: 85, ...set },
+  { field: 'robustness', headerName: 'Robust.', width: 95, valueFormatter: score, ...num },
+  { field: 'bucket', headerName: 'Bucket', width: 110, ...set },
+  { field: 'message_count', headerName: 'Messages', width: 105, ...num },
+  { field: 'tool_call_count', headerName: 'Tool calls', width: 105, ...num },
+  { field: 'char_count', headerName: 'Chars', width: 95, ...num },
+  { field: 'source_reward', headerName: 'Source reward', width: 125, ...num },
+  { field: 'source_format', headerName: 'Format', width: 130, ...set },
+  { field: 'graded', headerName: 'Graded', width: 90, valueFormatter: yesNo, ...set },
+  { field: 'external', headerName: 'External', width: 95, valueFormatter: yesNo, ...set },
+  { field: 'superseded', headerName: 'Superseded', width: 110, valueFormatter: yesNo, ...set },
+  { field: 'error', headerName: 'Error', width: 160, ...text },
+  { field: 'created_at', headerName: 'Created', width: 170, filter: 'agDateColumnFilter' },
+];

@@ -1,0 +1,192 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core';
+import { openDb } from '../../src/main/core/db/sqlite';
+import { fail, ok } from '../helpers/call';
+import { curationWorkspace } from '../helpers/curation-fill';
+import { createTestCore, tempDir } from '../helpers/test-core';
+import { runCliCaptured } from '../helpers/transports';
+
+type State = Map<string, string | null>;
+
+/** Every task's assigned bucket, and whether each trajectory carries its task's bucket (the export INTERFACE). */
+function snapshot(file: string): { buckets: State; overrides: Map<number, string | null>; mismatched: number } {
+  const db = openDb(file, { readOnly: true });
+  try {
+    const buckets = new Map(
+      (
+        db.prepare('SELECT task_id, bucket FROM curation_tasks').all() as { task_id: string; bucket: string | null }[]
+      ).map((r) => [r.task_id, r.bucket]),
+    );
+    const overrides = new Map(
+      (
+        db.prepare('SELECT id, include_override AS o FROM trajectories').all() as { id: number; o: string | null }[]
+      ).map((r) => [r.id, r.o]),
+    );
+    const mismatched = (
+      db
+        .prepare(
+          'SELECT count(*) AS n FROM trajectories t LEFT JOIN curation_tasks c USING (task_id) ' +
+            'WHERE t.bucket IS NOT c.bucket',
+        )
+        .get() as { n: number }
+    ).n;
+    return { buckets, overrides, mismatched };
+  } finally {
+    db.close();
+  }
+}
+
+describe('bulk re-assignment, the log, undo and redo', () => {
+  let core: Core;
+  let file: string;
+  const mixed = {
+    field: 'suggested' as const,
+    operator: 'AND' as const,
+    conditions: [{ op: 'equals' as const, value: 'KEEP' }],
+  };
+
+  beforeAll(async () => {
+    file = path.join(tempDir(), 'bulk.coworkenv.db');
+    await curationWorkspace(file, { tasks: 200, perTask: 5 });
+    core = createTestCore({ workspacePath: file }).core;
+  }, 60_000);
+  afterAll(() => core?.close());
+
+  it('refuses an assignment without a reason', async () => {
+    const e = await fail(core, 'curation.assign', { bucket: 'KEEP', select: { all: true }, reason: '  ' });
+    expect(e.code).toBe('INVALID_INPUT');
+    expect(e.message).toMatch(/reason/);
+  });
+
+  it('assigns by selection, logs who, why, before/after, selection; copies the bucket to trajectories', async () => {
+    const r = await ok(core, 'curation.assign', {
+      bucket: 'TRIVIAL',
+      select: { tasks: ['task-000001', 'task-000011', 'task-000021'] },
+      reason: 'always solved',
+    });
+    expect(r.changed).toBe(3);
+    const s = snapshot(file);
+    expect(s.mismatched).toBe(0);
+    expect(s.buckets.get('task-000011')).toBe('TRIVIAL');
+    const b = await ok(core, 'curation.batch', { id: r.batchId! });
+    expect(b.batch).toMatchObject({ kind: 'assign', value: 'TRIVIAL', reason: 'always solved', changed: 3 });
+    expect(b.batch.who.length).toBeGreaterThan(0);
+    expect(b.batch.selection).toEqual({ tasks: ['task-000001', 'task-000011', 'task-000021'] });
+    expect(b.changes).toEqual([
+      { item: 'task-000001', before: null, after: 'TRIVIAL' },
+      { item: 'task-000011', before: null, after: 'TRIVIAL' },
+      { item: 'task-000021', before: null, after: 'TRIVIAL' },
+    ]);
+  });
+
+  it('assigns by filter (the grid filter model) in one batch; an unchanged repeat logs nothing', async () => {
+    const keep = await ok(core, 'curation.ids', { filters: [mixed], limit: 1000 });
+    const r = await ok(core, 'curation.assign', {
+      bucket: 'KEEP',
+      select: { where: { filters: [mixed] } },
+      reason: 'mixed',
+    });
+    expect(r.changed).toBe(keep.total);
+    const s = snapshot(file);
+    for (const id of keep.ids) expect(s.buckets.get(id)).toBe('KEEP');
+    expect(s.mismatched).toBe(0);
+    const again = await ok(core, 'curation.assign', {
+      bucket: 'KEEP',
+      select: { where: { filters: [mixed] } },
+      reason: 'x',
+    });
+    expect(again).toEqual({ batchId: null, changed: 0, conflicts: 0 });
+  });
+
+  it('undo restores the exact prior state, redo the state after; later changes are conflicts, kept', async () => {
+    const before = snapshot(file);
+    const sugg = await ok(core, 'curation.applySuggestions', { select: { all: true }, reason: 'take the rules' });
+    expect(sugg.changed).toBeGreaterThan(0);
+    const after = snapshot(file);
+    expect(after.buckets).not.toEqual(before.buckets);
+    const u = await ok(core, 'curation.undo', {});
+    expect(u.changed).toBe(sugg.changed);
+    expect(snapshot(file)).toEqual(before);
+    const r = await ok(core, 'curation.redo', {});
+    expect(r.changed).toBe(sugg.changed);
+    expect(snapshot(file)).toEqual(after);
+    // A later batch changes one task; undoing the suggestions leaves that task alone.
+    const one = [...after.buckets].find(([, b]) => b === 'UNSOLVABLE')![0];
+    await ok(core, 'curation.assign', { bucket: 'KEEP', select: { tasks: [one] }, reason: 'worth a look' });
+    const u2 = await ok(core, 'curation.undo', { batchId: sugg.batchId! });
+    expect(u2.conflicts).toBe(1);
+    expect(snapshot(file).buckets.get(one)).toBe('KEEP');
+    expect((await fail(core, 'curation.undo', { batchId: sugg.batchId! })).code).toBe('CONFLICT');
+  });
+
+  it('sets and undoes trajectory overrides by ids and by a trajectories filter', async () => {
+    const before = snapshot(file).overrides;
+    const r = await ok(core, 'curation.override', {
+      override: 'exclude',
+      select: {
+        where: {
+          filters: [{ field: 'task_id', operator: 'AND', conditions: [{ op: 'equals', value: 'task-000005' }] }],
+        },
+      },
+      reason: 'tool misuse',
+    });
+    expect(r.changed).toBe(5);
+    const inc = await ok(core, 'curation.override', {
+      override: 'include',
+      select: { trajectories: [1, 2] },
+      reason: 'gold',
+    });
+    expect(inc.changed).toBe(2);
+    await ok(core, 'curation.undo', {});
+    await ok(core, 'curation.undo', {});
+    expect(snapshot(file).overrides).toEqual(before);
+  });
+
+  it('recomputes a task when its trajectories change and keeps new rows in its bucket', async () => {
+    const t = 'task-000003';
+    await ok(core, 'curation.assign', { bucket: 'UNSOLVABLE', select: { tasks: [t] }, reason: 'r' });
+    const rows = await ok(core, 'trajectories.list', {
+      filters: [{ field: 'task_id', operator: 'AND', conditions: [{ op: 'equals', value: t }] }],
+    });
+    await ok(core, 'trajectories.delete', { ids: [rows.rows[0]!.id] });
+    const page = await ok(core, 'curation.tasks', {
+      filters: [{ field: 'task_id', operator: 'AND', conditions: [{ op: 'equals', value: t }] }],
+    });
+    expect(page.rows[0]!.attempts).toBe(4);
+    expect(snapshot(file).mismatched).toBe(0);
+  });
+
+  it('the CLI: assign prints tasks changed and the batch id; log, undo and redo speak JSON', async () => {
+    const cli = (...argv: string[]) => runCliCaptured(['--workspace', file, ...argv]);
+    const a = await cli(
+      'curate',
+      'assign',
+      '--bucket',
+      'unsolvable',
+      '--tasks',
+      'task-000002,task-000012',
+      '--reason',
+      'cli',
+    );
+    expect(a.code).toBe(0);
+    expect(a.stdout).toMatch(/^2 tasks changed — batch \d+/);
+    const where = JSON.stringify({
+      filters: [{ field: 'category', conditions: [{ op: 'equals', value: 'finance' }] }],
+    });
+    const w = await cli('curate', 'assign', '--bucket', 'TRIVIAL', '--where', where, '--reason', 'by filter', '--json');
+    const env = JSON.parse(w.stdout) as { ok: true; data: { batchId: number; changed: number } };
+    expect(env.data.changed).toBeGreaterThan(0);
+    const log = JSON.parse((await cli('curate', 'log', '--json', '--limit', '1')).stdout);
+    expect(log.data.rows[0]).toMatchObject({
+      id: env.data.batchId,
+      reason: 'by filter',
+      selection: { where: JSON.parse(where) },
+    });
+    const u = JSON.parse((await cli('curate', 'undo', '--json')).stdout);
+    expect(u.data.changed).toBe(env.data.changed);
+    expect((await cli('curate', 'redo', '--batch', String(env.data.batchId))).stdout).toMatch(/items changed/);
+    expect((await cli('curate', 'assign', '--bucket', 'KEEP', '--all')).code).toBe(2);
+    expect((await cli('curate', 'suggest')).stdout).toMatch(/suggested\s+.*KEEP/);
+  });
+});

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cli, expect, test } from './fixtures';
+
+const TAU_BENCH = path.resolve(__dirname, '../../../shared/corpora/trajectories/tau-bench/gpt-4o-airline.json');
+
+test.describe('Curation page', () => {
+  test.skip(!fs.existsSync(TAU_BENCH), 'needs ../shared/corpora/trajectories (τ-bench airline results)');
+
+  test('select rows, press K, reload: the bucket and the log entry are there; CLI edits appear live', async ({
+    app,
+    server,
+  }) => {
+    const imported = await cli(server.workspace, ['trajectories', 'import', TAU_BENCH]);
+    expect(imported.code).toBe(0);
+    await app.getByRole('button', { name: 'Curation' }).click();
+    const grid = app.getByTestId('curation-grid');
+    await expect(app.getByTestId('status-rows')).toHaveText('50 tasks');
+    const row = (id: string) => grid.locator(`.ag-row[row-id="${id}"]`);
+    // The grid sorts by mean completion ascending: the first rows are tasks no attempt solved.
+    await expect(grid.locator('.ag-row[row-id]').first()).toBeVisible();
+    /** Row ids in display order (pinned and centre containers both hold each row: dedupe by row index). */
+    const rowIds = () =>
+      grid.locator('.ag-row[row-id][row-index]').evaluateAll((rows) => {
+        const byIndex = new Map(rows.map((r) => [Number(r.getAttribute('row-index')), r.getAttribute('row-id')!]));
+        return [...byIndex].sort((x, y) => x[0] - y[0]).map((e) => e[1]);
+      });
+    const ids = (await rowIds()).slice(0, 2);
+    expect(ids.length).toBe(2);
+    await expect(row(ids[0]!).locator('[col-id="suggested"]')).toHaveText('UNSOLVABLE');
+
+    await app.getByTestId('curation-reason').fill('worth keeping: policy edge cases');
+    for (const id of ids) await grid.locator(`.ag-row[row-id="${id}"] input[type="checkbox"]`).first().check();
+    await expect(app.getByTestId('status-selected')).toContainText('2');
+    await app.locator('body').click({ position: { x: 5, y: 5 } });
+    await app.keyboard.press('k');
+    await expect(app.getByTestId('curation-notice')).toContainText('Assign KEEP: 2 changed');
+
+    await app.reload();
+    await expect(app.getByTestId('status-rows')).toHaveText('50 tasks');
+    for (const id of ids) await expect(row(id).locator('[col-id="bucket"]')).toHaveText('KEEP');
+    const log = app.getByTestId('curation-log');
+    await expect(
+      log.locator('[col-id="reason"]').filter({ hasText: 'worth keeping: policy edge cases' }),
+    ).toBeVisible();
+    await expect(log.locator('.ag-row[row-id] [col-id="value"]').first()).toHaveText('KEEP');
+
+    // Another terminal assigns a third task: the open grid shows it without a reload.
+    const third = (await rowIds())[2];
+    const r = await cli(server.workspace, [
+      'curate',
+      'assign',
+      '--bucket',
+      'TRIVIAL',
+      '--tasks',
+      third!,
+      '--reason',
+      'cli',
+    ]);
+    expect(r.code).toBe(0);
+    await expect(row(third!).locator('[col-id="bucket"]')).toHaveText('TRIVIAL');
+    await expect(app.getByTestId('chart-histogram')).toBeVisible();
+  });
+});
