@@ -11,8 +11,12 @@
  *
  * Goal: ≥ 2,000 trajectories/s for (3). The job worker is bundled with esbuild from the current
  * source, as electron-vite bundles out/main/job-worker.js (tsx's on-the-fly compiling is not timed).
- * Knobs: BENCH_RUN_TRIALS (default 200 → 10,000 trajectories per run). No assertions.
+ * Knobs: BENCH_RUN_TRIALS (default 200 → 10,000 trajectories per run); BENCH_RUN_BEFORE=<git ref>
+ * also runs both jobs with the job worker bundled from that commit's source, alternating with this
+ * source's, so a change is measured before and after in the same run. No assertions.
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import esbuild from 'esbuild';
 import { runEpisode } from '../src/main/core/agents/agent-loop';
@@ -29,11 +33,13 @@ import { emit, header, ms, rate, ratio, REPO_ROOT, table, tempDir, throughput } 
 const BENCH = 'runs';
 const TRIALS = Number(process.env.BENCH_RUN_TRIALS ?? 200);
 const GOAL = 2_000;
+const BEFORE = process.env.BENCH_RUN_BEFORE;
 
-function bundleWorker(): string {
-  const outfile = path.join(REPO_ROOT, 'out/bench-cache/runs-job-worker.js');
+/** The job worker bundled from `root`'s src (the repository, or a commit's source under out/bench-cache). */
+function bundleWorker(root = REPO_ROOT, name = 'runs-job-worker.js'): string {
+  const outfile = path.join(REPO_ROOT, 'out/bench-cache', name);
   esbuild.buildSync({
-    entryPoints: [path.join(REPO_ROOT, 'src/main/core/jobs/job-worker.ts')],
+    entryPoints: [path.join(root, 'src/main/core/jobs/job-worker.ts')],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -43,6 +49,16 @@ function bundleWorker(): string {
     logLevel: 'warning',
   });
   return outfile;
+}
+
+/** `ref`'s src extracted inside the repository (so its imports find node_modules), its worker bundled. */
+function bundleWorkerAt(ref: string): string {
+  const dir = path.join(REPO_ROOT, 'out/bench-cache/runs-before');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const tar = execFileSync('git', ['archive', ref, 'src'], { cwd: REPO_ROOT, maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  return bundleWorker(dir, 'runs-job-worker-before.js');
 }
 
 async function main() {
@@ -83,51 +99,58 @@ async function main() {
     ],
   ];
   try {
-    const workspacePath = path.join(tmp.dir, 'bench.coworkenv.db');
-    const core = createCore({ workspacePath, watchIntervalMs: 0, workerEntry: worker, seedDemo: false });
-    storeTasks(workspacePath, tasks);
+    const variants = [{ label: '', worker }];
+    if (BEFORE) variants.unshift({ label: ` [before: ${BEFORE}]`, worker: bundleWorkerAt(BEFORE) });
+    const cores = variants.map((v, n) => {
+      const workspacePath = path.join(tmp.dir, `bench-${n}.coworkenv.db`);
+      const core = createCore({ workspacePath, watchIntervalMs: 0, workerEntry: v.worker, seedDemo: false });
+      storeTasks(workspacePath, tasks);
+      return core;
+    });
     const perturbed = { skip_step: 0.1, wrong_argument: 0.1, prohibited_call: 0.2 };
     for (const [name, perturbations] of [
       ['clean', undefined],
       ['perturbed', perturbed],
-    ] as const) {
-      const t0 = performance.now();
-      const c0 = process.cpuUsage(); // this process: the job's worker thread included
-      const started = await core.dispatch('runs.start', {
-        agent: { kind: 'reference', ...(perturbations ? { perturbations } : {}) },
-        trials: TRIALS,
-        concurrency: 4,
-      });
-      if (!started.ok) throw new Error(started.error.message);
-      const jobId = (started.data as { jobId: string }).jobId;
-      const done = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
-      const elapsed = performance.now() - t0;
-      const cpu = process.cpuUsage(c0);
-      const perCpuSec = (r0: number) => r0 / ((cpu.user + cpu.system) / 1e6);
-      if (!done.ok) throw new Error(done.error.message);
-      const job = done.data as { state: string; error: string | null; result: RunResult };
-      if (job.state !== 'done') throw new Error(`run ${job.state}: ${job.error}`);
-      const r = job.result;
-      const perSec = (r.stored / elapsed) * 1000;
-      rows.push([
-        `runs.start job, ${name} (${r.stored.toLocaleString('en-US')} stored, ` +
-          `pass rate ${(100 * r.pass_rate).toFixed(1)}%)`,
-        `${rate(perSec)} (${rate(perCpuSec(r.stored))} CPU)`,
-        ms(elapsed),
-        ratio(grading.callsPerSec / perSec),
-      ]);
-      emit({
-        bench: BENCH,
-        name: `runs.start reference agent, ${name} (${tasks.length} tasks × ${TRIALS} trials)`,
-        median_ms: elapsed,
-        calls_per_s: perSec,
-        ratio: grading.callsPerSec / perSec,
-        baseline: 'grading alone',
-        goal: `≥ ${GOAL.toLocaleString('en-US')} trajectories/s`,
-        met: perSec >= GOAL,
-      });
-    }
-    await core.close();
+    ] as const)
+      for (const [n, v] of variants.entries()) {
+        const core = cores[n]!;
+        const t0 = performance.now();
+        const c0 = process.cpuUsage(); // this process: the job's worker thread included
+        const started = await core.dispatch('runs.start', {
+          agent: { kind: 'reference', ...(perturbations ? { perturbations } : {}) },
+          trials: TRIALS,
+          concurrency: 4,
+        });
+        if (!started.ok) throw new Error(started.error.message);
+        const jobId = (started.data as { jobId: string }).jobId;
+        const done = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+        const elapsed = performance.now() - t0;
+        const cpu = process.cpuUsage(c0);
+        const perCpuSec = (r0: number) => r0 / ((cpu.user + cpu.system) / 1e6);
+        if (!done.ok) throw new Error(done.error.message);
+        const job = done.data as { state: string; error: string | null; result: RunResult };
+        if (job.state !== 'done') throw new Error(`run ${job.state}: ${job.error}`);
+        const r = job.result;
+        const perSec = (r.stored / elapsed) * 1000;
+        rows.push([
+          `runs.start job, ${name}${v.label} (${r.stored.toLocaleString('en-US')} stored, ` +
+            `pass rate ${(100 * r.pass_rate).toFixed(1)}%, mean score ${(r.mean_score ?? 0).toFixed(4)})`,
+          `${rate(perSec)} (${rate(perCpuSec(r.stored))} CPU)`,
+          ms(elapsed),
+          ratio(grading.callsPerSec / perSec),
+        ]);
+        emit({
+          bench: BENCH,
+          name: `runs.start reference agent, ${name}${v.label} (${tasks.length} tasks × ${TRIALS} trials)`,
+          median_ms: elapsed,
+          calls_per_s: perSec,
+          ratio: grading.callsPerSec / perSec,
+          baseline: 'grading alone',
+          goal: `≥ ${GOAL.toLocaleString('en-US')} trajectories/s`,
+          met: perSec >= GOAL,
+        });
+      }
+    for (const core of cores) await core.close();
   } finally {
     tmp.cleanup();
   }

@@ -117,10 +117,13 @@ export async function runEpisode(input: EpisodeInput): Promise<Episode> {
     { role: 'system', content: system },
     { role: 'user', content: spec.prompt.text, origin: 'task', meta: { timestamp: stamp() } },
   ];
+  // The conversation as the model is sent it. The reference agent replays a plan and reads none of
+  // it: not written for it (re-dumping every call's arguments was a tenth of its episode).
   const wire: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: spec.prompt.text },
   ];
+  const keepWire = agent.kind !== 'reference';
   const dispatches: Dispatch[] = [];
   const usedIds = new Set<string>();
   const meta: Record<string, unknown> = {};
@@ -200,15 +203,16 @@ export async function runEpisode(input: EpisodeInput): Promise<Episode> {
       };
       messages.push(assistant);
       // Claw-Eval sends the arguments back as json.dumps(tool_use.input): a broken string goes back as {}.
-      wire.push({
-        role: 'assistant',
-        content: assistant.content,
-        tool_calls: calls.map((c, i) => ({
-          id: c.id,
-          type: 'function',
-          function: { name: c.name, arguments: dumpsAscii(argsOf(parsed[i]!)) },
-        })),
-      });
+      if (keepWire)
+        wire.push({
+          role: 'assistant',
+          content: assistant.content,
+          tool_calls: calls.map((c, i) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: dumpsAscii(argsOf(parsed[i]!)) },
+          })),
+        });
 
       if (!calls.length) {
         if (ua && user && t.rounds < ua.max_rounds) {
@@ -240,7 +244,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Episode> {
             origin: 'simulated_user',
             meta: { timestamp: stamp(), simulator: user.label },
           });
-          wire.push({ role: 'user', content });
+          if (keepWire) wire.push({ role: 'user', content });
           continue;
         }
         stop = ua && t.rounds >= ua.max_rounds ? 'max_rounds' : 'no_tool_calls';
@@ -272,7 +276,7 @@ export async function runEpisode(input: EpisodeInput): Promise<Episode> {
           is_error: d.isError,
           meta: { timestamp: ts },
         });
-        wire.push({ role: 'tool', tool_call_id: c.id, content: d.text });
+        if (keepWire) wire.push({ role: 'tool', tool_call_id: c.id, content: d.text });
       });
       if (errors.length) {
         assistantMeta.model_errors = errors;

@@ -44,6 +44,25 @@ export function jobsRepo(db: ReadDb) {
  * statement is its own short transaction (or runs inside a batch's), outside the dispatcher.
  */
 export function jobsLedger(db: Db) {
+  /**
+   * A run or import (the `runs` row keyed on this job) ends with its job: every way a job ends
+   * other than done — cancelled, failed in its body, a worker that crashed, a process that died —
+   * passes here, where the job's body cannot write any more. A job that runs again (resume) makes
+   * it running again; its body writes 'done' itself, and a finished run is never rewritten.
+   */
+  const mirrorOnRun = (jobId: string, state: Job['state'], now: string, error: string | null) => {
+    if (state === 'failed' || state === 'cancelled' || state === 'interrupted')
+      prepareCached(
+        db,
+        "UPDATE runs SET state = ?, finished_at = ?, error = ? WHERE job_id = ? AND state IN ('pending', 'running')",
+      ).run(state, now, error, jobId);
+    else if (state === 'running')
+      prepareCached(
+        db,
+        "UPDATE runs SET state = 'running', finished_at = NULL, error = NULL WHERE job_id = ? " +
+          "AND state IN ('failed', 'cancelled', 'interrupted')",
+      ).run(jobId);
+  };
   return {
     ...jobsRepo(readHandle(db)),
     create(j: { id: string; name: string; input: unknown; total: number; owner: string; now: string }): void {
@@ -59,12 +78,16 @@ export function jobsLedger(db: Db) {
       now: string,
       extra: { message?: string; error?: string | null; owner?: string | null } = {},
     ): void {
-      prepareCached(
-        db,
-        'UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), ' +
-          "cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, updated_at = ? " +
-          'WHERE id = ?',
-      ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
+      // One transaction: the job and its run never disagree, even when a BUSY retry repeats it.
+      db.transaction(() => {
+        prepareCached(
+          db,
+          'UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), ' +
+            "cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, " +
+            'updated_at = ? WHERE id = ?',
+        ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
+        mirrorOnRun(id, state, now, extra.error ?? null);
+      }).immediate();
     },
     /** The job is done: its result (the contract's `result` of its procedure) is kept with it. */
     finish(id: string, result: unknown, now: string): void {

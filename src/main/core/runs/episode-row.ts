@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Episode } from '../agents/agent-loop';
-import { dumpsPy, type PyValue } from '../services/pyjson';
+import { dumpsCompactDefined, type PyValue } from '../services/pyjson';
 import type { PreparedRow } from '../trajectories/import/prepare';
-import { withoutUndefined } from '../trajectories/load-trajectory';
 import { indexForSearch } from '../trajectories/search-text';
 import { countsOf } from '../trajectories/trajectory-stats';
 
-const COMPACT = { itemSep: ',', keySep: ':' };
-const dumps = (v: unknown) => dumpsPy(withoutUndefined(v as PyValue), COMPACT);
+/** The Python-aware writer, compact, undefined keys left out (through JSON.stringify where that is the same). */
+const dumps = (v: unknown) => dumpsCompactDefined(v as PyValue);
 /** Stand-ins serialized as "\u0000tools" / "\u0000system": no string of a trajectory can hold a raw NUL. */
 const TOOLS = '\u0000tools';
 const SYSTEM = '\u0000system';
@@ -43,7 +42,7 @@ export function episodeRow(
   return {
     taskId: t.task_id,
     traceId: t.trace?.trace_id ?? t.trajectory_id,
-    contentHash: createHash('sha256').update(json).digest('hex'),
+    contentHash: hash('sha256', json, 'hex'),
     model: t.model,
     agent: o.agentLabel,
     source: 'run',

@@ -34,7 +34,11 @@ const TABLES = ['trajectories', 'runs'];
 /** A batch commits at this many finished pairs, or this long after the last one… */
 const FLUSH_ROWS = 256;
 const FLUSH_MS = 100;
-/** …and a pair that finished alone is stored this soon (model runs: "as it finishes"). */
+/**
+ * …and a pair that finished alone is stored this soon (model runs: "as it finishes"). The reference
+ * agent ends an episode every millisecond or so: its pairs wait for a full batch, since every commit
+ * also recomputes the curation statistics of the batch's tasks (a 20 ms delay made batches of ~40).
+ */
 const STORE_DELAY_MS = 20;
 /** Episodes of the reference agent never wait: give timers (cancel polling, stores) a turn this often. */
 const YIELD_MS = 40;
@@ -63,6 +67,7 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
       for (const taskId of input.taskIds)
         if (have.get(key(taskId, trial))?.valid !== 1) pending.push({ taskId, trial });
     const { agent, user } = runParties(ctx.db, ctx.keys, input);
+    const storeDelay = agent.kind === 'reference' ? FLUSH_MS : STORE_DELAY_MS;
     const t0 = agentRunsRepo(ctx.db).tally(runId);
     const s = { done: total - pending.length, graded: t0.graded, passed: t0.passed, errors: t0.errors, tokens: 0 };
     s.tokens = t0.tokens;
@@ -102,7 +107,7 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
     };
     const after = () => {
       if (finished.length + failed.length >= FLUSH_ROWS || performance.now() - lastFlush >= FLUSH_MS) flush();
-      else timer ??= setTimeout(flush, STORE_DELAY_MS);
+      else timer ??= setTimeout(flush, storeDelay);
     };
 
     let next = 0;

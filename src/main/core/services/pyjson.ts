@@ -7,7 +7,13 @@ import { lineCol, MAX_JSON_DEPTH, parseJsonText } from '../lib/json-input';
  */
 export class PyFloat {
   constructor(readonly value: number) {}
+  /** As a plain object ({"value": …}) to JSON.stringify, except inside the native dumps (a marker, see below). */
+  toJSON(): unknown {
+    return marking ? FLOAT_MARK + fastFloat(this.value) : { value: this.value };
+  }
 }
+/** Set while dumpsCompactNative's JSON.stringify runs (synchronous: nothing else runs meanwhile). */
+let marking = false;
 
 export type PyValue = null | boolean | number | string | PyFloat | PyValue[] | { [k: string]: PyValue };
 export type PyObject = { [k: string]: PyValue };
@@ -192,11 +198,26 @@ function fastFloat(x: number): string {
 
 /**
  * Python json.dumps(v, ensure_ascii=False); separators default to Python's (', ', ': ').
- * Hot path (every tool result and audit): plain loops, no escaping pass for clean strings.
+ * Hot path (every tool result, audit and stored run trajectory): with Python's or the compact
+ * separators, the native JSON.stringify writes it where that gives the same bytes (below).
  */
 export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
   const item = o.itemSep ?? ', ';
   const key = o.keySep ?? ': ';
+  const omit = o.omitUndefined ?? false;
+  if (key === ':' && item === ',') return dumpsCompactNative(v, omit) ?? dumpsPyJs(v, item, key, omit);
+  if (key === ': ' && item === ', ') {
+    const compact = dumpsCompactNative(v, omit);
+    // In compact JSON every ',' and ':' outside a string is a separator.
+    if (compact !== undefined) return compact.replace(TOKENS, (t) => (t === ',' ? ', ' : t === ':' ? ': ' : t));
+  }
+  return dumpsPyJs(v, item, key, omit);
+}
+/** A JSON string (escapes included) or a separator of compact JSON. */
+const TOKENS = /"(?:[^"\\]|\\.)*"|[,:]/g;
+
+/** The writer in plain JS: any separators, every case (tests hold the native path to it). */
+export function dumpsPyJs(v: PyValue | undefined, item: string, key: string, omitUndefined = false): string {
   const str = (s: string) => (NEEDS_ESCAPE.test(s) ? quote(s) : `"${s}"`);
   const go = (x: PyValue | undefined): string => {
     if (x === null || x === undefined) return 'null';
@@ -226,7 +247,7 @@ export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
     let n = 0;
     for (const k in x) {
       const val = x[k];
-      if (val === undefined && o.omitUndefined) continue;
+      if (val === undefined && omitUndefined) continue;
       out += (n ? item : '') + str(k) + key + go(val);
       if ((++n & 1023) === 0) {
         (chunks ??= []).push(flat(out));
@@ -238,8 +259,70 @@ export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
   return go(v);
 }
 
+const COMPACT: DumpOptions = { itemSep: ',', keySep: ':' };
+/** Written by JSON.stringify as the string "\u0000pyfloat:<repr>", then unquoted. */
+const FLOAT_OUT = /"\\u0000pyfloat:([^"]*)"/g;
+
+/**
+ * dumpsPy with compact separators through the native JSON.stringify (no replacer: V8's fast path),
+ * which writes the same bytes for everything but: a PyFloat (its toJSON writes a marker string
+ * while `marking`, unquoted after), a non-integer number outside [1e-4, 1e16) or not finite
+ * (Python's repr differs), an object value undefined (dumpsPy writes null; with `omitUndefined`,
+ * omitUndefined, the key goes), an object that is not plain, and a lone
+ * surrogate (JSON.stringify escapes it). A walk over the value finds the first ones and counts
+ * the PyFloats; any of those, or a string that looks like the marker, and it answers undefined
+ * (the caller writes with the JS writer): never different bytes.
+ */
+function dumpsCompactNative(v: PyValue | undefined, omitUndefined: boolean): string | undefined {
+  const count = { floats: 0 };
+  if (v === undefined || !nativeSafe(v, omitUndefined, count)) return undefined;
+  let text: string;
+  marking = true;
+  try {
+    text = JSON.stringify(v);
+  } finally {
+    marking = false;
+  }
+  if (text.includes('\\ud')) return undefined;
+  if (!count.floats) return text.includes(FLOAT_MARK_OUT) ? undefined : text;
+  let seen = 0;
+  const out = text.replace(FLOAT_OUT, (_m, repr: string) => (seen++, repr));
+  return seen === count.floats ? out : undefined;
+}
+
+/** Whether JSON.stringify writes `x` as dumpsPy does (strings aside: checked on the text); counts PyFloats. */
+function nativeSafe(x: unknown, dropUndefined: boolean, count: { floats: number }): boolean {
+  if (typeof x === 'number') return Number.isInteger(x) || (Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16);
+  if (typeof x !== 'object' || x === null) return true;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!nativeSafe(x[i], dropUndefined, count)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(x);
+  if (proto === PyFloat.prototype) return ++count.floats > 0;
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in x) {
+    const y = (x as Record<string, unknown>)[k];
+    if (y === undefined ? !dropUndefined : !nativeSafe(y, dropUndefined, count)) return false;
+  }
+  return true;
+}
+const FLOAT_MARK_OUT = '"\\u0000pyfloat:';
+
 /** FastAPI/Starlette's JSONResponse: compact separators. */
-export const dumpsCompact = (v: PyValue) => dumpsPy(v, { itemSep: ',', keySep: ':' });
+export const dumpsCompact = (v: PyValue) => dumpsPy(v, COMPACT);
+
+/** dumpsCompact(withoutUndefined(v)): keys whose value is undefined are left out (stored Trajectory JSON). */
+export const dumpsCompactDefined = (v: PyValue) => dumpsPy(v, { ...COMPACT, omitUndefined: true });
+
+/** A copy without the keys whose value is undefined (dumpsPy would write them as null). */
+export function withoutUndefined(v: PyValue): PyValue {
+  if (v === null || typeof v !== 'object' || v instanceof PyFloat) return v;
+  if (Array.isArray(v)) return v.map(withoutUndefined);
+  const out: Record<string, PyValue> = {};
+  for (const k in v) if (v[k] !== undefined) out[k] = withoutUndefined(v[k]!);
+  return out;
+}
 
 /** Python copy.deepcopy of JSON-like data (PyFloat is immutable and shared). */
 export function deepCopy<T extends PyValue>(v: T): T {

@@ -1,19 +1,13 @@
 import { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { SourceFormat } from '../../../shared/contract/entities/trajectory';
 import type { ReadDb } from '../db/sqlite';
-import { PyFloat, toPlain, type PyValue } from '../services/pyjson';
+import { toPlain, withoutUndefined, type PyValue } from '../services/pyjson';
 import { readRecord } from './formats';
 import { runsRepo } from './runs.repo';
 import type { TrajectoryBody } from './trajectories.repo';
 
 /** Optional fields left undefined would be written `null` by dumpsPy and then fail the schema on the way back. */
-export function withoutUndefined(v: PyValue): PyValue {
-  if (v === null || typeof v !== 'object' || v instanceof PyFloat) return v;
-  if (Array.isArray(v)) return v.map(withoutUndefined);
-  const out: Record<string, PyValue> = {};
-  for (const k in v) if (v[k] !== undefined) out[k] = withoutUndefined(v[k]!);
-  return out;
-}
+export { withoutUndefined };
 
 /**
  * A stored trajectory as the canonical Trajectory: the stored Trajectory JSON when there is one

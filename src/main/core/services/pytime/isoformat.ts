@@ -118,6 +118,19 @@ function parseHmsf(b: Bytes, start: number, end: number): Hms {
 }
 
 export function fromIsoFormat(input: string): PyDateTime {
+  // Fixture timestamps are parsed again by every environment built from them (a run builds one per
+  // trajectory) and by every query over them: a parse is pure, its value immutable — keep the last few thousand.
+  let d = parsed.get(input);
+  if (d === undefined) {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(input, (d = Object.freeze(parseIsoFormat(input))));
+  }
+  return d;
+}
+const parsed = new Map<string, PyDateTime>();
+const PARSED_MAX = 8192;
+
+function parseIsoFormat(input: string): PyDateTime {
   const invalid = () => new PyDateError(`ValueError: Invalid isoformat string: '${input}'`);
   const cps = Array.from(input);
   if (cps.length < 7) throw invalid();

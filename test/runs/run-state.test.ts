@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/main/core/db/sqlite';
+import { jobsLedger } from '../../src/main/core/jobs/jobs.repo';
+import type { RunResult } from '../../src/shared/contract/entities/run';
+import { ok } from '../helpers/call';
+import { generatedTasks } from '../helpers/generated-tasks';
+import { runWorkspace, waitJob } from '../helpers/run-workspace';
+
+/**
+ * The run row's own state (runs.state), read from the table — not runs.list, which also looks at
+ * the job: a cancelled, failed or interrupted job leaves its run so, and a resume makes it running
+ * then done.
+ */
+describe('a run row follows its job to the end', { timeout: 180_000 }, () => {
+  let t: ReturnType<typeof runWorkspace>;
+  beforeAll(() => {
+    t = runWorkspace(generatedTasks(10));
+  });
+  afterAll(() => t.core.close());
+
+  const row = (jobId: string) => {
+    const db = openDb(t.workspacePath);
+    try {
+      return db.prepare('SELECT id, state, error, finished_at FROM runs WHERE job_id = ?').get(jobId) as {
+        id: number;
+        state: string;
+        error: string | null;
+        finished_at: string | null;
+      };
+    } finally {
+      db.close();
+    }
+  };
+  /** Until the job runs and has committed a batch beyond `after` (the run row exists, with trajectories). */
+  const started = async (jobId: string, after = 0) => {
+    for (;;) {
+      const j = await ok(t.core, 'jobs.get', { id: jobId });
+      if ((j.state === 'running' && j.done > after) || !['queued', 'running'].includes(j.state)) return j;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('cancelled: the run says cancelled; resumed: running, then done with every pair', async () => {
+    // 10 tasks × 1,000 trials at concurrency 1: far longer than the cancel takes.
+    const { jobId } = await ok(t.core, 'runs.start', { agent: { kind: 'reference' }, trials: 1000, concurrency: 1 });
+    expect((await started(jobId)).state).toBe('running');
+    expect(row(jobId).state).toBe('running');
+    await ok(t.core, 'jobs.cancel', { id: jobId });
+    const cancelled = await waitJob(t.core, jobId);
+    expect(cancelled.state).toBe('cancelled');
+    expect(row(jobId)).toMatchObject({ state: 'cancelled', error: null });
+    expect(row(jobId).finished_at).not.toBeNull();
+
+    await ok(t.core, 'jobs.resume', { id: jobId });
+    expect((await started(jobId, cancelled.done)).state).toBe('running');
+    expect(row(jobId)).toMatchObject({ state: 'running', finished_at: null });
+    const job = await waitJob(t.core, jobId);
+    expect(job.state, job.error ?? '').toBe('done');
+    expect((job.result as RunResult).stored).toBe(10_000);
+    expect(row(jobId).state).toBe('done');
+  });
+
+  it('failed or interrupted: the run row takes the state and the error; a finished run keeps its own', async () => {
+    const { jobId } = await ok(t.core, 'runs.start', { agent: { kind: 'reference' }, trials: 1 });
+    expect((await waitJob(t.core, jobId)).state).toBe('done');
+    const runId = row(jobId).id;
+    const db = openDb(t.workspacePath);
+    try {
+      const jobs = jobsLedger(db);
+      // A done run is not rewritten by a later state of its job row.
+      jobs.setState(jobId, 'failed', '2026-01-01T00:00:00.000Z', { error: 'late' });
+      expect(row(jobId).state).toBe('done');
+      // As the runner records a worker that crashed, and the orphan sweep a process that died.
+      db.prepare("UPDATE runs SET state = 'running', finished_at = NULL WHERE id = ?").run(runId);
+      jobs.setState(jobId, 'failed', '2026-01-01T00:00:01.000Z', { error: 'the worker crashed: boom' });
+      expect(row(jobId)).toMatchObject({ state: 'failed', error: 'the worker crashed: boom' });
+      jobs.setState(jobId, 'running', '2026-01-01T00:00:02.000Z');
+      expect(row(jobId)).toMatchObject({ state: 'running', error: null, finished_at: null });
+      jobs.setState(jobId, 'interrupted', '2026-01-01T00:00:03.000Z');
+      expect(row(jobId)).toMatchObject({ state: 'interrupted', finished_at: '2026-01-01T00:00:03.000Z' });
+    } finally {
+      db.close();
+    }
+  });
+});
