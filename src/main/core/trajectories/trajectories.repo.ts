@@ -9,7 +9,8 @@ const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, .
 /**
  * The grid's fields. Indexed (migrations 0009, 0012): id, run_id, task_id (+trial), collection (+task_id),
  * agent, model (+score, bucket: a bucket filter is tested in the index), score, source_reward, created_at.
- * No index leads with bucket (a re-assignment would move every entry); the others sort by scanning; `selective: false` marks columns of a few values, whose filters read the table in order.
+ * No index leads with bucket (a re-assignment would move every entry). The others sort by scanning;
+ * `selective: false` marks columns of a few values, whose filters read the table in order.
  */
 export const TRAJECTORY_COLUMNS: ColumnMap = {
   id: num('id'),
