@@ -1,7 +1,8 @@
 /**
  * A workspace holding `n` trajectory rows for grid timings, made in SQL (a recursive CTE) in one
  * transaction: 12 models, 4 buckets (NULL = not curated yet) in uneven shares, 20 collections,
- * 5,000 tasks × trials, scores and source rewards spread over [0, 1], a tenth superseded. Bodies
+ * 5,000 tasks × trials, scores and source rewards spread over [0, 1], a tenth superseded. A task's
+ * rows share its bucket, assigned in curation_tasks (statistics are settled at the next open). Bodies
  * are not written: the grid never reads them.
  */
 import { createCore } from '../../src/main/core';
@@ -39,6 +40,12 @@ export async function gridWorkspace(file: string, n: number): Promise<void> {
            strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i * 3) || ' seconds')
          FROM n`,
       ).run(n);
+      // Each task's assigned bucket (the rows above agree: i % 10 is the task's, as 5,000 is a multiple of 10).
+      // Without it, settling at the next open would copy the task's bucket, NULL, onto every row (0011).
+      db.prepare(
+        `INSERT INTO curation_tasks (task_id, attempts, scored, passes, pass_known, bucket, stats_at)
+         SELECT task_id, 0, 0, 0, 0, min(bucket), ? FROM trajectories GROUP BY task_id`,
+      ).run(now);
     })();
   } finally {
     db.close();

@@ -7,9 +7,10 @@ const num = (sql: string, selective = true) => ({ sql, kind: 'number' as const, 
 const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, ...(selective ? {} : { selective }) });
 
 /**
- * The grid's fields. Indexed (migration 0009): id, run_id, task_id (+trial), collection (+task_id),
- * agent, model (+score), bucket (+model, score), score, source_reward, created_at. The others sort by
- * scanning; `selective: false` marks columns of a few values, whose filters read the table in order.
+ * The grid's fields. Indexed (migrations 0009, 0012): id, run_id, task_id (+trial), collection (+task_id),
+ * agent, model (+score, bucket: a bucket filter is tested in the index), score, source_reward, created_at.
+ * No index leads with bucket (a re-assignment would move every entry). The others sort by scanning;
+ * `selective: false` marks columns of a few values, whose filters read the table in order.
  */
 export const TRAJECTORY_COLUMNS: ColumnMap = {
   id: num('id'),

@@ -10,6 +10,7 @@ import * as m0008 from './0008-generation';
 import * as m0009 from './0009-trajectories-v2';
 import * as m0010 from './0010-grid';
 import * as m0011 from './0011-curation';
+import * as m0012 from './0012-bucket-index';
 
 export type Migration = { name: string; up(db: Db): void };
 
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0009,
   m0010,
   m0011,
+  m0012,
 ];
