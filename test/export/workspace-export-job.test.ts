@@ -35,5 +35,5 @@ describe('export.sft job on more rows than one progress step', () => {
     const m = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')) as SftManifest;
     expect(m.report.input).toBe(2500);
     expect(m.report.exported).toBe(2500);
-  });
+  }, 180_000); // imports 2,500 trajectories first: minutes on a loaded 2-core machine
 });
