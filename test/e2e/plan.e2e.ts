@@ -12,6 +12,20 @@ test('the plan grid loads the demo plan from the workspace', async ({ app }, tes
   await testInfo.attach('coverage-plan', { path: testInfo.outputPath('coverage-plan.png'), contentType: 'image/png' });
 });
 
+test('the plan stats are asked after the first rows arrive, so their sums never delay the rows', async ({ app }) => {
+  await expect(app.getByTestId('plan-stats')).toContainText('26 slots'); // the first load's calls are over
+  const order: string[] = [];
+  const note = (what: string) => (r: { url(): string }) => {
+    const m = /\/rpc\/(plan\.(?:list|stats))$/.exec(r.url());
+    if (m) order.push(`${what} ${m[1]}`);
+  };
+  app.on('request', note('ask'));
+  app.on('requestfinished', note('got'));
+  await app.reload();
+  await expect(app.getByTestId('plan-stats')).toContainText('26 slots');
+  expect(order.slice(0, 3)).toEqual(['ask plan.list', 'got plan.list', 'ask plan.stats']);
+});
+
 test('a cell edit is saved and survives a reload', async ({ app, server }) => {
   await editCell(app, 3, 'target_count', '42');
   await expect(app.getByTestId('plan-notice')).toContainText('Saved target_count of slot 3');

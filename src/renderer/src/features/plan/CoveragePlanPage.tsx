@@ -162,7 +162,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
     <section className="page plan-page">
       <header className="page-head">
         <h1>Coverage plan</h1>
-        <PlanStats filter={filter} />
+        <PlanStats filter={filter} ready={g.total !== null} />
       </header>
       <div className="toolbar" role="toolbar">
         <QuickSearch
