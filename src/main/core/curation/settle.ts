@@ -21,6 +21,9 @@ export function settleCuration(db: WriteDb, now: string): boolean {
 export const curationDirty = (db: ReadDb): boolean =>
   prepareCached(db, 'SELECT 1 FROM curation_dirty LIMIT 1').get() !== undefined;
 
+/** A trajectory's task's assigned bucket (NULL: none, or no curation row). */
+const BUCKET = 'SELECT bucket FROM curation_tasks c WHERE c.task_id = trajectories.task_id';
+
 /**
  * trajectories.bucket := the task's assigned bucket, for the tasks the subquery lists (the
  * INTERFACE export relies on: they are equal at every commit). Rows already right are not written.
@@ -28,9 +31,9 @@ export const curationDirty = (db: ReadDb): boolean =>
 export function syncTrajectoryBuckets(db: WriteDb, tasksSql: string, ...params: unknown[]): number {
   return prepareCached(
     db,
-    `UPDATE trajectories SET bucket = b.bucket
-     FROM (SELECT task_id, (SELECT bucket FROM curation_tasks c WHERE c.task_id = x.task_id) AS bucket
-           FROM (${tasksSql}) x) b
-     WHERE trajectories.task_id = b.task_id AND trajectories.bucket IS NOT b.bucket`,
+    // task_id IN (…): the listed tasks' rows by the task index. The former UPDATE … FROM joined the
+    // list to a scan of every trajectory — per settle, i.e. per import batch.
+    `UPDATE trajectories SET bucket = (${BUCKET})
+     WHERE task_id IN (${tasksSql}) AND bucket IS NOT (${BUCKET})`,
   ).run(...params).changes;
 }

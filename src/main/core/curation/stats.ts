@@ -122,7 +122,9 @@ export function recomputeStats(db: WriteDb, scope: 'dirty' | 'all', now: string)
   const gone = `NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.task_id = curation_tasks.task_id)${
     scope === 'all' ? '' : ' AND task_id IN (SELECT task_id FROM curation_dirty)'
   }`;
-  prepareCached(db, `DELETE FROM curation_tasks WHERE ${gone} AND bucket IS NULL`).run();
+  // `+bucket`: not by the bucket index — every new task has bucket NULL, so that walked all of them
+  // per settle (an import's batch) instead of looking up the few dirty ones by task id.
+  prepareCached(db, `DELETE FROM curation_tasks WHERE ${gone} AND +bucket IS NULL`).run();
   prepareCached(
     db,
     `UPDATE curation_tasks SET attempts = 0, scored = 0, mean_completion = NULL, variance = NULL,

@@ -241,7 +241,8 @@ function commit(
       const w = trajectoriesWriter(db);
       const runs = agentRunsWriter(db);
       if (replaced.length) w.delete(replaced);
-      for (const f of batch) w.insert(f.row, now);
+      const rows = batch.map((f) => f.row);
+      w.insertAll(rows, now);
       for (const i of issues) runs.issue(runId, i.taskId, i.trial, i.message, now);
       const newErrors = batch.filter((f) => f.errored).length;
       runs.add(runId, batch.length - replaced.length, newErrors + issues.length - replaced.length);

@@ -8,6 +8,8 @@ const INSERT = `INSERT INTO trajectories (
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (collection, source_task_id, trial, content_hash) DO NOTHING`;
 
+type Inserted = { id: number; duplicate: boolean; trial: number };
+
 const b = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
 /**
@@ -28,67 +30,90 @@ export function trajectoriesWriter(db: WriteDb) {
       ).get(r.collection, r.sourceTaskId) as { t: number }
     ).t;
 
+  const search = (id: number, text: string) =>
+    prepareCached(db, 'INSERT INTO trajectories_fts (rowid, text) VALUES (?, ?)').run(id, text);
+
+  /** A row and its body, not its search text (search). */
+  const store = (r: PreparedRow, now: string): Inserted => {
+    let trial = r.trial;
+    if (trial === null) {
+      const dup = existing(r);
+      if (dup) return { id: dup.id, duplicate: true, trial: -1 };
+      trial = nextTrial(r);
+    }
+    const g = r.grade;
+    const res = prepareCached(db, INSERT).run(
+      r.taskId,
+      r.traceId,
+      r.contentHash,
+      r.model,
+      r.agent,
+      r.source,
+      r.sourceFormat,
+      r.sourceTaskId,
+      r.sourceReward,
+      b(r.sourceSuccess),
+      r.runId,
+      trial,
+      r.collection,
+      b(r.external),
+      b(r.valid),
+      r.counts.messages,
+      r.counts.toolCalls,
+      r.counts.chars,
+      r.tokens,
+      r.durationMs,
+      r.error,
+      g?.completion ?? null,
+      g?.safety ?? null,
+      g?.robustness ?? null,
+      g?.score ?? null,
+      g ? b(g.passed) : null,
+      g ? 1 : 0,
+      g?.checksOrigin ?? null,
+      now,
+      r.sourceCompletion,
+    );
+    if (res.changes === 0) {
+      const dup = prepareCached(
+        db,
+        'SELECT id FROM trajectories WHERE collection = ? AND source_task_id = ? AND trial = ? AND content_hash = ?',
+      ).get(r.collection, r.sourceTaskId, trial, r.contentHash) as { id: number };
+      return { id: dup.id, duplicate: true, trial };
+    }
+    const id = Number(res.lastInsertRowid);
+    prepareCached(
+      db,
+      'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ' +
+        '?, ?, ?, ?, ?, ?)',
+    ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
+    return { id, duplicate: false, trial };
+  };
+
   return {
     /**
      * Stores a row, its body and its search text; a duplicate (same collection, source task, trial
      * and content hash — for sources without trials, the same content at any trial) is not stored:
      * answers the id it has and `duplicate: true`.
      */
-    insert(r: PreparedRow, now: string): { id: number; duplicate: boolean; trial: number } {
-      let trial = r.trial;
-      if (trial === null) {
-        const dup = existing(r);
-        if (dup) return { id: dup.id, duplicate: true, trial: -1 };
-        trial = nextTrial(r);
-      }
-      const g = r.grade;
-      const res = prepareCached(db, INSERT).run(
-        r.taskId,
-        r.traceId,
-        r.contentHash,
-        r.model,
-        r.agent,
-        r.source,
-        r.sourceFormat,
-        r.sourceTaskId,
-        r.sourceReward,
-        b(r.sourceSuccess),
-        r.runId,
-        trial,
-        r.collection,
-        b(r.external),
-        b(r.valid),
-        r.counts.messages,
-        r.counts.toolCalls,
-        r.counts.chars,
-        r.tokens,
-        r.durationMs,
-        r.error,
-        g?.completion ?? null,
-        g?.safety ?? null,
-        g?.robustness ?? null,
-        g?.score ?? null,
-        g ? b(g.passed) : null,
-        g ? 1 : 0,
-        g?.checksOrigin ?? null,
-        now,
-        r.sourceCompletion,
-      );
-      if (res.changes === 0) {
-        const dup = prepareCached(
-          db,
-          'SELECT id FROM trajectories WHERE collection = ? AND source_task_id = ? AND trial = ? AND content_hash = ?',
-        ).get(r.collection, r.sourceTaskId, trial, r.contentHash) as { id: number };
-        return { id: dup.id, duplicate: true, trial };
-      }
-      const id = Number(res.lastInsertRowid);
-      prepareCached(
-        db,
-        'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ' +
-          '?, ?, ?, ?, ?, ?)',
-      ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
-      prepareCached(db, 'INSERT INTO trajectories_fts (rowid, text) VALUES (?, ?)').run(id, r.searchText);
-      return { id, duplicate: false, trial };
+    insert(r: PreparedRow, now: string): Inserted {
+      const res = store(r, now);
+      if (!res.duplicate) search(res.id, r.searchText);
+      return res;
+    },
+
+    /**
+     * insert() for a batch: rows and bodies first, then their search texts. Why: an INSERT into
+     * trajectories runs in a statement savepoint (triggers, ON CONFLICT), and a savepoint makes FTS5
+     * flush its pending terms to disk. Interleaved, that wrote a tiny index segment per row and was
+     * most of an import's time; written after the rows they are flushed once per batch (same index).
+     */
+    insertAll(rows: readonly PreparedRow[], now: string): Inserted[] {
+      const out = rows.map((r) => store(r, now));
+      out.forEach((res, i) => {
+        if (!res.duplicate) search(res.id, rows[i]!.searchText);
+      });
+      return out;
     },
 
     /**

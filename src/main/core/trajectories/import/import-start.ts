@@ -6,9 +6,13 @@ import type { ImportFile, ImportJobInput } from './import.job';
 import { MAX_TRACE_BYTES } from '../../../../shared/contract/entities/trace-text';
 import { sniff } from './sniff';
 
-/** Records (or issues) per committed batch, and bytes of records: a batch commits in tens of milliseconds. */
+/**
+ * Records (or issues) per committed batch, and bytes of records: a batch commits in tens of milliseconds.
+ * Up to four batches live at once (one committing, two read ahead, one being read), each about twice its
+ * bytes once parsed: 32 MB batches put the import's peak memory over 500 MB (bench/trajectory-import).
+ */
 const BATCH_RECORDS = 2000;
-const BATCH_BYTES = 32 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 /** One record larger than this is refused without being held (a JSON.parse of it would need several times it). */
 export const MAX_RECORD_BYTES = MAX_TRACE_BYTES;
 

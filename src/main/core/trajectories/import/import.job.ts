@@ -141,13 +141,14 @@ function consume(
       let stored = 0;
       let duplicates = 0;
       const tasks = new Set<string>();
-      for (const r of m.rows) {
-        if (w.insert(contextId ? { ...r, contextId } : r, now).duplicate) duplicates++;
+      const rows = contextId ? m.rows.map((r) => ({ ...r, contextId })) : m.rows;
+      w.insertAll(rows, now).forEach((res, i) => {
+        if (res.duplicate) duplicates++;
         else {
           stored++;
-          tasks.add(r.taskId);
+          tasks.add(rows[i]!.taskId);
         }
-      }
+      });
       for (const i of m.issues) runs.addIssue(runId, i, now);
       runs.advanceFile(runId, m.idx, {
         position: contextId ? { ...m.position, contextId } : m.position,
