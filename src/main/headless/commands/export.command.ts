@@ -1,3 +1,4 @@
+import { finishedJob } from '../cli/finished-job';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiResult } from '../../../shared/contract';
@@ -35,12 +36,12 @@ function existing(ctx: RunContext, out: string, overwrite: boolean): number | nu
 /** Starts a job and follows it; answers the finished job or an exit code. */
 async function runJob(ctx: RunContext, started: ApiResult<{ jobId: string }>): Promise<Job | number> {
   if (!started.ok) return started.error.code === 'CONFLICT' ? (ctx.print(started), EXIT.exists) : ctx.print(started);
-  const job = await ctx.followJob(started.data.jobId);
-  if (job.state === 'done') return job;
-  const message = job.error ?? `the export job ended ${job.state}`;
-  if (ctx.json) ctx.out(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message } })}\n`);
-  else if (!job.error) ctx.err(`${message}\n`);
-  return EXIT.failed;
+  const job = await finishedJob(ctx, started.data.jobId, {
+    ended: (state) => `the export job ended ${state}`,
+    // A job error was printed with the progress lines already.
+    explain: (message, j) => (j.error ? undefined : message),
+  });
+  return job ?? EXIT.failed;
 }
 
 export const exportSftCommand = defineCommand({

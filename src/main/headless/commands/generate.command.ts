@@ -1,3 +1,4 @@
+import { finishedJob } from '../cli/finished-job';
 import type { Input } from '../../../shared/contract';
 import { GENERATORS, type SlotRunReport } from '../../../shared/contract/generation.contract';
 import type { JobResult } from '../../core/jobs/job-registry';
@@ -85,15 +86,10 @@ export const generateCommand = defineCommand({
       ...(endpoint ? { endpoint } : {}),
     });
     if (!started.ok) return ctx.print(started);
-    const job = await ctx.followJob(started.data.jobId);
-    if (job.state !== 'done') {
-      if (ctx.json)
-        ctx.out(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: job.error ?? job.state } })}\n`);
-      return 1;
-    }
+    const job = await finishedJob(ctx, started.data.jobId);
+    if (!job) return 1;
     const result = job.result as Result;
-    if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: result })}\n`);
-    else render(ctx, result);
+    ctx.print({ ok: true, data: result }, () => render(ctx, result));
     return result.stopped || result.perSlot.some((s) => accepted(s) === 0) ? 1 : 0;
   },
 });

@@ -1,3 +1,4 @@
+import { finishedJob } from '../cli/finished-job';
 import type { Input } from '../../../shared/contract';
 import type { RunResult } from '../../../shared/contract/entities/run';
 import { defineCommand, intFlag, str, type CommandArgs, type RunContext } from '../cli/command';
@@ -99,13 +100,11 @@ async function startOrResumeRun({ flags }: CommandArgs, ctx: RunContext): Promis
     if (!started.ok) return ctx.print(started);
     jobId = started.data.jobId;
   }
-  const job = await ctx.followJob(jobId);
-  if (job.state !== 'done') {
-    const message = job.error ?? `the run was ${job.state}`;
-    if (ctx.json) ctx.out(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message } })}\n`);
-    else ctx.err(`${message}; \`coworkenv run --resume <run id>\` goes on with the pairs not yet stored\n`);
-    return 1;
-  }
+  const job = await finishedJob(ctx, jobId, {
+    ended: (state) => `the run was ${state}`,
+    explain: (message) => `${message}; \`coworkenv run --resume <run id>\` goes on with the pairs not yet stored`,
+  });
+  if (!job) return 1;
   const r = job.result as RunResult;
   if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: r })}\n`);
   else {

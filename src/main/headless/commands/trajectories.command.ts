@@ -1,3 +1,4 @@
+import { finishedJob } from '../cli/finished-job';
 import fs from 'node:fs';
 import type { ImportFormat, ImportResult } from '../../../shared/contract/entities/trajectory-row';
 import { defineCommand, str, strs, type CommandArgs, type RunContext } from '../cli/command';
@@ -29,12 +30,8 @@ export async function runImport({ positionals, flags }: CommandArgs, ctx: RunCon
     ...(agent ? { agent } : {}),
   });
   if (!started.ok) return ctx.print(started);
-  const job = await ctx.followJob(started.data.jobId);
-  if (job.state !== 'done') {
-    if (ctx.json)
-      ctx.out(`${JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: job.error ?? job.state } })}\n`);
-    return 1;
-  }
+  const job = await finishedJob(ctx, started.data.jobId);
+  if (!job) return 1;
   const result = job.result as ImportResult;
   if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: result })}\n`);
   else await render(ctx, result);
