@@ -19,6 +19,20 @@ const PLAN = [
 ].join('\n');
 
 describe('coworkenv generate', () => {
+  it('a second run on a plan at target says there is nothing to generate (not "0 slots")', async () => {
+    const ws = workspace();
+    const csv = path.join(path.dirname(ws), 'plan.csv');
+    fs.writeFileSync(csv, PLAN.split('\n').slice(0, 3).join('\n'));
+    const run = (...a: string[]) => runCliCaptured(['--workspace', ws, '--empty', ...a]);
+    await run('plan', 'import-csv', csv);
+    expect((await run('generate')).stdout).toContain('2 slots, 5 candidates');
+    const again = await run('generate');
+    expect(again.stdout).toBe(
+      'nothing to generate: every slot has reached its target (raise target_count, or pass --slots all|ID…)\n',
+    );
+    expect(again.code).toBe(0);
+  });
+
   it('procedural: per-slot counts, --json, a slot the library cannot serve is named', async () => {
     const ws = workspace();
     const dir = path.dirname(ws);

@@ -24,7 +24,12 @@ function slotsFlag(
 
 const accepted = (s: SlotRunReport) => s.validFirstTime + s.repaired;
 
-function render(ctx: RunContext, r: Result): void {
+function render(ctx: RunContext, r: Result, below: boolean): void {
+  if (r.slots === 0 && below && !r.problems.length) {
+    // A second `generate` on the same plan: every slot has its valid tasks; say so instead of "0 slots".
+    ctx.out('nothing to generate: every slot has reached its target (raise target_count, or pass --slots all|ID…)\n');
+    return;
+  }
   for (const s of r.perSlot) {
     const reasons = s.discardReasons.map((d) => `${d.reason} ${d.count}`).join(', ');
     ctx.out(
@@ -89,7 +94,7 @@ export const generateCommand = defineCommand({
     const job = await finishedJob(ctx, started.data.jobId);
     if (!job) return 1;
     const result = job.result as Result;
-    ctx.print({ ok: true, data: result }, () => render(ctx, result));
+    ctx.print({ ok: true, data: result }, () => render(ctx, result, slots.value === 'below_target'));
     return result.stopped || result.perSlot.some((s) => accepted(s) === 0) ? 1 : 0;
   },
 });
