@@ -30,6 +30,16 @@ describe.skipIf(!hasCorpus)('Claw-Eval import of the real corpus (../shared/corp
       /helpdesk_list_tickets: \/helpdesk\/tickets ignores the schema's/,
     );
     expect(warn('T013zh_meeting_notes')).toBe('');
+    // Origin is a grid column: imports can be told from generated tasks (e.g. to leave them out of a reference run).
+    expect(await ok(core, 'tasks.values', { field: 'origin' })).toEqual({
+      values: [{ value: 'imported', count: 44 }],
+      truncated: false,
+    });
+    const notImported = { field: 'origin' as const, conditions: [{ op: 'notEqual' as const, value: 'imported' }] };
+    expect((await ok(core, 'tasks.list', { filters: [notImported] })).total).toBe(0);
+    const refused = await fail(core, 'runs.start', { agent: { kind: 'reference' }, tasks: ['T006_email_reply_draft'] });
+    const where = /--where '(.*)'\)$/.exec(refused.message)![1]!;
+    expect(JSON.parse(where)).toEqual({ filters: [notImported] });
     const derived = await ok(core, 'tasks.checks', { taskId: 'T006_email_reply_draft' });
     expect(derived.origin).toBe('derived_from_task_yaml');
     expect(derived.prohibited).toEqual([expect.objectContaining({ kind: 'tool', tool: 'gmail_send_message' })]);

@@ -51,7 +51,8 @@ export function resolveRun(input: ParsedInput<'runs.start'>, ctx: QueryContext):
       throw new AppError(
         'INVALID_INPUT',
         `the reference agent replays reference plans; ${problems.length} of the ${ids.length} tasks have none ` +
-          `(imported Claw-Eval tasks have none: run them with an endpoint agent)`,
+          `(imported Claw-Eval tasks have none: run them with an endpoint agent, or select the others with ` +
+          `--where '{"filters":[{"field":"origin","conditions":[{"op":"notEqual","value":"imported"}]}]}')`,
         problems.slice(0, NAMED).map((message) => ({ path: ['tasks'], message })),
       );
   }

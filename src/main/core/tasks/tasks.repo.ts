@@ -7,6 +7,7 @@ import type { ReadTask } from './claw-eval/read-task';
 export const TASK_COLUMNS: ColumnMap = {
   task_id: { sql: 'task_id', kind: 'text' },
   name: { sql: 'name', kind: 'text' },
+  origin: { sql: 'origin', kind: 'text', selective: false },
   split: { sql: 'split', kind: 'text', selective: false },
   category: { sql: 'category', kind: 'text' },
   difficulty: { sql: 'difficulty', kind: 'text', selective: false, order: ['easy', 'medium', 'hard'] },

@@ -29,6 +29,7 @@ export const TASK_COLUMNS: ColDef<TaskRow>[] = [
     valueGetter: (p) => (p.data?.origin === 'imported' ? 'derived from task.yaml' : p.data ? 'authored' : ''),
   },
   { field: 'name', headerName: 'Name', width: 260, ...text },
+  { field: 'origin', headerName: 'Origin', width: 105, ...set },
   { field: 'split', headerName: 'Split', width: 105, ...set },
   { field: 'category', headerName: 'Category', width: 125, ...set },
   { field: 'difficulty', headerName: 'Difficulty', width: 105, ...set },

@@ -27,6 +27,7 @@ export type TaskRow = z.infer<typeof TaskRow>;
 export const TaskSortField = z.enum([
   'task_id',
   'name',
+  'origin',
   'split',
   'category',
   'difficulty',
