@@ -51,3 +51,24 @@ test.describe('Export page', () => {
     await expect(app.getByRole('alert')).toContainText('already exists');
   });
 });
+
+test.describe('Export page on a larger selection', () => {
+  test('estimates from a sample (marked ≈, with the sample size) and counts exactly on request', async ({
+    app,
+    server,
+  }) => {
+    // The demo plan's 200 generated tasks × 3 reference-agent trials: 600 trajectories, above the preview's
+    // budget of 500 bodies.
+    expect((await cli(server.workspace, ['generate'])).code).toBe(0);
+    const run = await cli(server.workspace, ['run', '--tasks', 'all', '--agent', 'reference', '--trials', '3']);
+    expect(run.code, run.stderr).toBe(0);
+    await app.getByRole('navigation').getByRole('button', { name: 'Export' }).click();
+    await app.getByTestId('curation-notice').getByRole('button', { name: 'Include uncurated' }).click();
+    const estimate = app.getByTestId('sft-estimate');
+    await expect(estimate).toContainText(/estimated \(≈\) from \d+ of 600 trajectories/);
+    await expect(app.getByTestId('sft-counts')).toContainText(/≈ \d+ exported/);
+    await estimate.getByRole('button', { name: 'Count exactly' }).click();
+    await expect(estimate).toHaveCount(0);
+    await expect(app.getByTestId('sft-counts')).toContainText(/600 trajectories · \d+ exported/);
+  });
+});

@@ -127,3 +127,44 @@ describe('selection before the converter (formats.md §6.3, §6.4, §6.1)', () =
     expect(loads).toBe(1);
   });
 });
+
+describe('a sampled preview (the Export page on a large workspace)', () => {
+  // 200 tasks × 3 trials: KEEP tasks (every 5th too short for the converter), TRIVIAL tasks (3 trials on one prefix),
+  // and an UNSOLVABLE tenth (a metadata step).
+  const lazy = (id: string, m: Partial<SftRecord>, short: boolean, onLoad: () => void): SftRecord => {
+    const t = short ? trajectory(id, agentRun(id, 1, 0).slice(0, 2)) : run(id);
+    return { ...rec(t, m), trajectory: () => (onLoad(), t) };
+  };
+  const workspace = (onLoad: () => void = () => {}) =>
+    Array.from({ length: 200 }, (_, task) =>
+      [0, 1, 2].map((trial) => {
+        const bucket = task % 10 === 9 ? 'UNSOLVABLE' : task % 3 === 0 ? 'TRIVIAL' : 'KEEP';
+        const m = { taskId: `task-${task}`, trial, reward: 0.9, bucket } as const;
+        return lazy(`r${task}-${trial}`, m, bucket === 'KEEP' && task % 5 === 0, onLoad);
+      }),
+    ).flat();
+
+  it('reads about the budget of bodies, keeps the metadata counts exact, estimates the rest', () => {
+    const exact = previewSft({ records: workspace(), dialect: 'trl' });
+    expect(exact.estimate).toBeNull();
+    let loads = 0;
+    const p = previewSft({ records: workspace(() => loads++), dialect: 'trl', sampleBodies: 90 });
+    // 20 UNSOLVABLE tasks are decided from metadata: 540 records past it, about 90 read (a hashed sample).
+    expect(p.estimate).toMatchObject({ of: 540 });
+    expect(p.estimate!.examined).toBeGreaterThan(60);
+    expect(p.estimate!.examined).toBeLessThan(120);
+    // Each examined body once; a TRIVIAL winner is read again when it is rendered.
+    expect(loads).toBeLessThanOrEqual(p.estimate!.examined * 2);
+    expect(p.report.rejections.unsolvable!.count).toBe(exact.report.rejections.unsolvable!.count);
+    // The estimates add up to the input and land near the exact figures (TRIVIAL: 2 of each task's 3 set aside).
+    const r = p.report;
+    expect(r.exported + Object.values(r.rejections).reduce((a, x) => a + x.count, 0)).toBe(r.input);
+    const near = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(0.35 * b);
+    near(r.rejections.trivial_prefix_taken!.count, exact.report.rejections.trivial_prefix_taken!.count);
+    near(r.rejections.too_short!.count, exact.report.rejections.too_short!.count);
+    near(r.exported, exact.report.exported);
+    // Deterministic: the same sample every time; a budget above the selection reads everything.
+    expect(previewSft({ records: workspace(), dialect: 'trl', sampleBodies: 90 })).toEqual(p);
+    expect(previewSft({ records: workspace(), dialect: 'trl', sampleBodies: 540 })).toEqual(exact);
+  });
+});

@@ -109,6 +109,9 @@ export const RlPreview = z.object({
   settings: z.record(z.string(), z.unknown()),
 });
 
+/** The preview's default body budget: about a second of work on this class of machine. */
+export const PREVIEW_BODIES = 500;
+
 const FileEntry = z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() });
 
 export const exportContract = {
@@ -128,6 +131,11 @@ export const exportContract = {
       selection: SftSelection.default(SftSelection.parse({})),
       options: SftOptionsInput.default({}),
       examples: z.number().int().min(1).max(20).default(3),
+      /**
+       * Bodies read at most (whole task groups, the rest estimated: `preview.estimate`); null reads every
+       * body (exact, about 2 ms a trajectory). The default keeps the preview live on any workspace.
+       */
+      maxBodies: z.number().int().min(1).nullable().default(PREVIEW_BODIES),
     }),
     output: z.object({ preview: SftPreview, curation: CurationState, redaction: RedactionSummary }),
   }),

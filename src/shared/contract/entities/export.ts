@@ -282,6 +282,12 @@ export const SftPreview = z.object({
   /** The first exported record as the trainer reads it: the JSONL line, or the parquet row as JSON. */
   sample: z.object({ recordId: z.string(), trajectoryId: z.string(), text: z.string(), row: z.unknown() }).nullable(),
   findings: z.array(LintFinding),
+  /**
+   * Set when only a sample's bodies were read (whole task groups): `examined` of the `of` records past
+   * the metadata steps. The counts of the later steps (converter, TRIVIAL prefix, dialect, lint) are then
+   * estimates scaled to the whole selection; the metadata steps' counts stay exact. The export reads all.
+   */
+  estimate: z.object({ examined: count, of: count }).nullable(),
 });
 export type SftPreview = z.infer<typeof SftPreview>;
 

@@ -18,6 +18,8 @@ export type SftPreviewInput = {
   /** Examples kept per rejection reason (default 3) and lint findings kept (default 50). */
   examples?: number;
   findings?: number;
+  /** Read about this many bodies at most (whole task groups) and estimate the rest; default: read all. */
+  sampleBodies?: number;
 };
 
 /**
@@ -35,6 +37,7 @@ export function previewSft(input: SftPreviewInput): SftPreview {
   const examples: SftPreview['examples'] = {};
   const findings: LintFinding[] = [];
   let sample: SftPreview['sample'] = null;
+  let estimate: SftPreview['estimate'] = null;
   const rows = runSelection(input.records, dialect, o, report, {
     onReject(l, reason, detail) {
       const list = (examples[reason] ??= []);
@@ -42,6 +45,8 @@ export function previewSft(input: SftPreviewInput): SftPreview {
     },
     onLint: (f) => void (findings.length < maxFindings && findings.push(f)),
     onProgress: input.onProgress,
+    ...(input.sampleBodies !== undefined ? { sampleBodies: input.sampleBodies } : {}),
+    onSample: (s) => void (estimate = s),
   });
   for (const e of rows) {
     if (sample) continue;
@@ -49,5 +54,5 @@ export function previewSft(input: SftPreviewInput): SftPreview {
     const text = dialect.id === 'verl' ? JSON.stringify(e.row, null, 2) : jsonLine(e.row as PyValue);
     sample = { recordId: e.light.id, trajectoryId: e.trajectoryId, text, row: JSON.parse(text) };
   }
-  return { report: report.build(dialect.id), examples, sample, findings };
+  return { report: report.build(dialect.id), examples, sample, findings, estimate };
 }

@@ -16,6 +16,8 @@ const EXAMPLES = 3;
 export class ReportBuilder {
   input = 0;
   private exported = 0;
+  /** Records actually kept (unweighted): the divisor of the retained averages. */
+  private keptRecords = 0;
   private reasons = new Map<RejectionReason, { count: number; examples: string[]; detail: string | null }>();
   private converterIn = 0;
   private converterKept = 0;
@@ -27,22 +29,34 @@ export class ReportBuilder {
   private lintWarnings = 0;
   private lintCodes = new Map<string, number>();
   unsolvableTasks: string[] = [];
+  /**
+   * What one record whose body was read stands for: 1 in an export; in a sampled preview (sft-engine's
+   * `sample`) the records past the metadata steps over those examined, so every count after the metadata
+   * steps is an estimate of the whole selection (rounded in build()).
+   */
+  bodyWeight = 1;
 
   reject(id: string, reason: RejectionReason, detail: string): void {
     let r = this.reasons.get(reason);
     if (!r) this.reasons.set(reason, (r = { count: 0, examples: [], detail }));
-    r.count++;
+    r.count += METADATA_STEPS.has(STEP_OF_REASON[reason]) ? 1 : this.bodyWeight;
     if (r.examples.length < EXAMPLES) r.examples.push(id);
   }
 
+  /** A reason's count estimated as a whole (a sampled preview's TRIVIAL prefix rule); no example ids. */
+  estimate(reason: RejectionReason, count: number, detail: string): void {
+    this.reasons.set(reason, { count, examples: [], detail });
+  }
+
   converted(kept: boolean): void {
-    this.converterIn++;
-    if (kept) this.converterKept++;
+    this.converterIn += this.bodyWeight;
+    if (kept) this.converterKept += this.bodyWeight;
   }
 
   /** An exported record, for the retained averages (messages and calls as counted in the agent view). */
   keep(reward: number | null, counts: { messages: number; toolCalls: number }): void {
-    this.exported++;
+    this.exported += this.bodyWeight;
+    this.keptRecords++;
     if (reward !== null) {
       this.rewardSum += reward;
       this.rewardN++;
@@ -52,9 +66,9 @@ export class ReportBuilder {
   }
 
   lint(f: LintFinding): void {
-    if (f.severity === 'error') this.lintErrors++;
-    else this.lintWarnings++;
-    this.lintCodes.set(f.code, (this.lintCodes.get(f.code) ?? 0) + 1);
+    if (f.severity === 'error') this.lintErrors += this.bodyWeight;
+    else this.lintWarnings += this.bodyWeight;
+    this.lintCodes.set(f.code, (this.lintCodes.get(f.code) ?? 0) + this.bodyWeight);
   }
 
   count(reason: RejectionReason): number {
@@ -62,6 +76,7 @@ export class ReportBuilder {
   }
 
   build(dialect: SftDialect): SftReport {
+    if (this.bodyWeight !== 1) this.roundEstimates();
     const rejected = [...this.reasons.values()].reduce((a, r) => a + r.count, 0);
     let left = this.input;
     const steps = SftStep.options.map((step) => {
@@ -76,7 +91,8 @@ export class ReportBuilder {
       (a, b) => Object.keys(STEP_OF_REASON).indexOf(a[0]) - Object.keys(STEP_OF_REASON).indexOf(b[0]),
     ))
       rejections[reason] = { step: STEP_OF_REASON[reason], count: r.count, examples: r.examples, detail: r.detail };
-    const n = this.exported;
+    // Estimates are rounded per reason; the exported count is what they leave, so the accounting still adds up.
+    const n = this.bodyWeight === 1 ? this.exported : Math.max(0, this.input - rejected);
     return {
       dialect,
       input: this.input,
@@ -88,11 +104,23 @@ export class ReportBuilder {
       retained: {
         count: n,
         avgReward: this.rewardN ? this.rewardSum / this.rewardN : null,
-        avgMessages: n ? this.messageSum / n : null,
-        avgToolCalls: n ? this.callSum / n : null,
+        avgMessages: this.keptRecords ? this.messageSum / this.keptRecords : null,
+        avgToolCalls: this.keptRecords ? this.callSum / this.keptRecords : null,
       },
       unsolvableTasks: this.unsolvableTasks,
       lint: { errors: this.lintErrors, warnings: this.lintWarnings, byCode: Object.fromEntries(this.lintCodes) },
     };
   }
+
+  private roundEstimates(): void {
+    for (const r of this.reasons.values()) r.count = Math.round(r.count);
+    this.converterIn = Math.round(this.converterIn);
+    this.converterKept = Math.round(this.converterKept);
+    this.lintErrors = Math.round(this.lintErrors);
+    this.lintWarnings = Math.round(this.lintWarnings);
+    for (const [code, n] of this.lintCodes) this.lintCodes.set(code, Math.round(n));
+  }
 }
+
+/** Steps decided from the metadata alone: exact in a sampled preview too. */
+const METADATA_STEPS = new Set<SftStep>(['supersession_dedup', 'buckets', 'threshold']);

@@ -13,12 +13,21 @@ import { converterVerdict } from './converter-filters';
 import type { DialectSpec, Issue } from './dialects/dialect';
 import { compilePrefixPattern, type Light, preselect, readLights, type SftRecord } from './preselect';
 import type { ReportBuilder } from './report';
+import { sampleRecords, trivialTakenEstimate } from './sampled-preview';
 
 export type EngineHooks = {
   onReject?(light: Light, reason: RejectionReason, detail: string): void;
   onLint?(f: LintFinding): void;
   /** Called every 1,000 records of each pass; may throw to cancel (nothing is exported then). */
   onProgress?(p: SftProgress): void;
+  /**
+   * A preview's budget: read the bodies of about this many records past the metadata steps (a hashed
+   * sample, sampled-preview.ts) and weigh each as the share of the selection it stands for
+   * (ReportBuilder.bodyWeight). Never set for an export, which reads every body.
+   */
+  sampleBodies?: number;
+  /** Told when the selection was sampled: records whose bodies were read, of those past the metadata steps. */
+  onSample?(s: { examined: number; of: number }): void;
 };
 
 export type Emitted<Row> = { light: Light; record: SftRecord; trajectoryId: string; row: Row; view: AgentView };
@@ -66,10 +75,15 @@ export function* runSelection<Row>(
     const v = pre.verdicts.get(l.id);
     if (v) reject(l, v.reason, v.detail);
   }
+  const sampled = hooks.sampleBodies === undefined ? null : sampleRecords(lights, pre.verdicts, hooks.sampleBodies);
+  if (sampled) {
+    report.bodyWeight = sampled.of / sampled.examined;
+    hooks.onSample?.({ examined: sampled.examined, of: sampled.of });
+  }
 
   const candidates: Light[] = [];
   for (const { light: l, record } of pass(records, lights, 'convert', hooks)) {
-    if (pre.verdicts.has(l.id)) continue;
+    if (pre.verdicts.has(l.id) || (sampled && !sampled.ids.has(l.id))) continue;
     const out = convert(record, l, dialect, o, report);
     if (!out.ok) {
       findings(l, out.findings);
@@ -86,7 +100,15 @@ export function* runSelection<Row>(
   const winners = chooseTrivial(candidates);
   for (const l of candidates) {
     const w = winners.get(l.prefix)!;
-    if (w !== l) reject(l, 'trivial_prefix_taken', `prefix ${l.prefix}: record ${w.id} is kept`);
+    if (w === l) continue;
+    const detail = `prefix ${l.prefix}: record ${w.id} is kept`;
+    // In a sample a prefix has fewer rivals than in the whole selection: the count is estimated apart.
+    if (sampled) hooks.onReject?.(l, 'trivial_prefix_taken', detail);
+    else reject(l, 'trivial_prefix_taken', detail);
+  }
+  if (sampled) {
+    const taken = trivialTakenEstimate(sampled, candidates.length);
+    if (taken > 0) report.estimate('trivial_prefix_taken', taken, 'estimated from the sample: one record per prefix');
   }
   if (!winners.size) return;
   const chosen = new Set([...winners.values()].map((l) => l.id));

@@ -32,6 +32,7 @@ export const exportHandlers = {
       dialect: input.dialect,
       options: { ...input.options, admittedBuckets: admittedOf(input.selection) },
       examples: input.examples,
+      ...(input.maxBodies === null ? {} : { sampleBodies: input.maxBodies }),
     });
     return { preview, curation: curationState(ctx.db), redaction: tally.summary() };
   },

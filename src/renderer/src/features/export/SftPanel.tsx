@@ -14,6 +14,8 @@ const DIALECTS: { id: SftDialect; label: string }[] = [
 ];
 const BUCKETS = ['KEEP', 'TRIVIAL', 'UNSOLVABLE'] as const;
 type Bucket = (typeof BUCKETS)[number];
+/** Steps whose counts a sampled preview estimates (the metadata steps before them are exact). */
+const ESTIMATED_STEPS = new Set(['converter', 'trivial_prefix', 'dialect']);
 const num = (s: string): number | undefined => (s.trim() === '' || Number.isNaN(Number(s)) ? undefined : Number(s));
 
 /** The SFT export: dialect, pool, filters; counts per reason live, examples, one record as the trainer sees it. */
@@ -29,6 +31,8 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A sampled preview by default (live on any workspace); "Count exactly" reads every body.
+  const [exact, setExact] = useState(false);
 
   const min = num(minReward);
   const selection = { pool, admittedBuckets: buckets, allUncurated };
@@ -43,14 +47,15 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
       ? { pools: { [pool]: { minReward: min, converter: DEFAULT_POOLS[pool]?.converter ?? false } } }
       : {}),
   };
-  const key = JSON.stringify({ dialect, selection, options });
+  const key = JSON.stringify({ dialect, selection, options, exact });
   // Live: every change of the form asks for a new preview (debounced; a late answer never overwrites a newer one).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the form's state
   useEffect(() => {
     let current = true;
     setLoading(true);
     const t = setTimeout(() => {
-      call('export.sftPreview', { dialect, selection, options, examples: 3 }).then(
+      const budget = exact ? { maxBodies: null } : {};
+      call('export.sftPreview', { dialect, selection, options, examples: 3, ...budget }).then(
         (p) => current && (setPreview(p), setError(null), setLoading(false)),
         (e) => current && (setError(errorText(e)), setLoading(false)),
       );
@@ -62,6 +67,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   }, [key]);
 
   const r = preview?.preview.report;
+  const estimate = preview?.preview.estimate;
   const toggle = (b: Bucket) => setBuckets((xs) => (xs.includes(b) ? xs.filter((x) => x !== b) : [...xs, b]));
   return (
     <div className="export-panel">
@@ -137,6 +143,17 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
           {error}
         </p>
       )}
+      {estimate && (
+        <p className="notice notice-info" role="status" data-testid="sft-estimate">
+          <span>
+            Counts after the curation and reward steps are estimated (≈) from {estimate.examined} of {estimate.of}{' '}
+            trajectories (a hashed sample); the export itself reads every one.
+          </span>
+          <button type="button" onClick={() => setExact(true)}>
+            Count exactly
+          </button>
+        </p>
+      )}
       {r && <SftReportView preview={preview} />}
       <ExportRun
         defaultDir={`${exportsDir}/sft-${dialect}`}
@@ -151,12 +168,14 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
 function SftReportView({ preview }: { preview: Preview }) {
   const { report: r, examples, sample, findings } = preview.preview;
   const red = preview.redaction;
+  const about = preview.preview.estimate ? '≈ ' : '';
   return (
     <>
       <p className="stats" data-testid="sft-counts">
-        {r.input} trajectories · <strong>{r.exported} exported</strong> · {r.rejected} rejected · converter kept{' '}
-        {r.converter.kept} of {r.converter.in} · lint {r.lint.errors} errors, {r.lint.warnings} warnings
-        {red.total ? ` · ${red.total} credentials redacted` : ''}
+        {r.input} trajectories · <strong>{`${about}${r.exported}`} exported</strong> · {`${about}${r.rejected}`}{' '}
+        rejected · converter kept {`${about}${r.converter.kept}`} of {`${about}${r.converter.in}`} · lint{' '}
+        {`${about}${r.lint.errors}`} errors, {`${about}${r.lint.warnings}`} warnings
+        {red.total ? ` · ${red.total} credentials redacted${about ? ' (in the sample)' : ''}` : ''}
       </p>
       <table className="table small" data-testid="rejections">
         <thead>
@@ -172,7 +191,7 @@ function SftReportView({ preview }: { preview: Preview }) {
             <tr key={reason}>
               <td>{reason.replaceAll('_', ' ')}</td>
               <td>{x.step}</td>
-              <td>{x.count}</td>
+              <td>{ESTIMATED_STEPS.has(x.step) ? `${about}${x.count}` : x.count}</td>
               <td>
                 {(examples[reason as keyof typeof examples] ?? []).map((e) => (
                   <div key={e.recordId}>
