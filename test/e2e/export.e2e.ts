@@ -70,5 +70,14 @@ test.describe('Export page on a larger selection', () => {
     await estimate.getByRole('button', { name: 'Count exactly' }).click();
     await expect(estimate).toHaveCount(0);
     await expect(app.getByTestId('sft-counts')).toContainText(/600 trajectories · \d+ exported/);
+
+    // The Jobs page names each job's work and links to what it made; nested settings are folded away.
+    await app.getByRole('navigation').getByRole('button', { name: 'Jobs' }).click();
+    const jobs = app.getByTestId('jobs-table');
+    await expect(jobs).toContainText('reference agent on 200 tasks × 3');
+    await expect(jobs).not.toContainText('[object Object]');
+    await jobs.getByRole('button', { name: '200 tasks → tasks' }).waitFor();
+    await jobs.getByRole('button', { name: /600 stored, pass 100 % → trajectories/ }).click();
+    await expect(app).toHaveURL(/#\/trajectories$/);
   });
 });

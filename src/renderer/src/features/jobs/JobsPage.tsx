@@ -13,29 +13,61 @@ export function duration(j: { state: string; created_at: string; updated_at: str
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-/** The job's parameters, short: lists as their length past three items. */
-export function params(input: unknown): string {
-  if (!input || typeof input !== 'object') return '';
-  return Object.entries(input as Record<string, unknown>)
-    .filter(([k]) => k !== 'batchSize')
-    .map(([k, v]) => {
-      if (Array.isArray(v))
-        return `${k}: ${
-          v.length > 3 ? `${v.length} items` : v.map((x) => (Array.isArray(x) ? x.join('+') : String(x))).join(', ')
-        }`;
-      return `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`;
-    })
-    .join(' · ');
+/** One parameter value, short: scalars as they are, lists of names joined (their length past three). */
+function shortValue(v: unknown): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  if (typeof v !== 'object') return String(v);
+  if (!Array.isArray(v)) return null; // nested settings: in the full parameters below
+  if (!v.length) return null;
+  if (v.length > 3) return `${v.length} items`;
+  // Files and similar entries name themselves by a path or a name.
+  const label = (x: unknown) =>
+    Array.isArray(x)
+      ? x.join('+')
+      : x && typeof x === 'object'
+        ? String((x as { path?: unknown; name?: unknown }).path ?? (x as { name?: unknown }).name ?? '…')
+            .split('/')
+            .pop()
+        : String(x);
+  return v.map(label).join(', ');
 }
 
-/** Where a finished job's result is seen. */
-const resultLink = (j: Job): { route: Route; label: string } | null => {
+/** The job's parameters, short: its name first, then the scalar and list ones; nested settings are left out. */
+export function params(input: unknown): string {
+  if (!input || typeof input !== 'object') return '';
+  const { name, ...rest } = input as Record<string, unknown>;
+  const parts = Object.entries(rest)
+    .filter(([k]) => k !== 'batchSize')
+    .flatMap(([k, v]) => {
+      const text = shortValue(v);
+      return text === null ? [] : [`${k}: ${text}`];
+    });
+  return [typeof name === 'string' ? name : null, ...parts].filter(Boolean).join(' · ');
+}
+
+type Link = { route: Route; label: string } | { path: string; label: string };
+
+/** Where a finished job's result is seen: a page of the app, or the folder an export wrote. */
+const resultLink = (j: Job): Link | null => {
   if (j.state !== 'done') return null;
-  const r = (j.result ?? {}) as Record<string, number>;
-  if (j.name === 'plan.generateGrid') return { route: { page: 'plan' }, label: `${r.added ?? 0} slots added → plan` };
-  if (j.name === 'validation.run')
-    return { route: { page: 'tasks' }, label: `${r.valid ?? 0} valid, ${r.invalid ?? 0} invalid → tasks` };
-  return null;
+  const r = (j.result ?? {}) as Record<string, number> & { outDir?: string };
+  switch (j.name) {
+    case 'plan.generateGrid':
+      return { route: { page: 'plan' }, label: `${r.added ?? 0} slots added → plan` };
+    case 'validation.run':
+      return { route: { page: 'tasks' }, label: `${r.valid ?? 0} valid, ${r.invalid ?? 0} invalid → tasks` };
+    case 'generation.run':
+      return { route: { page: 'tasks' }, label: `${(r.validFirstTime ?? 0) + (r.repaired ?? 0)} tasks → tasks` };
+    case 'runs.start':
+      return {
+        route: { page: 'trajectories' },
+        label: `${r.stored ?? 0} stored, pass ${Math.round((r.pass_rate ?? 0) * 100)} % → trajectories`,
+      };
+    case 'trajectories.import':
+      return { route: { page: 'trajectories' }, label: `${r.stored ?? 0} stored → trajectories` };
+    default:
+      return r.outDir ? { path: r.outDir, label: r.outDir } : null;
+  }
 };
 
 /** Background jobs with live progress, parameters, duration and a link to what they made. */
@@ -87,7 +119,13 @@ export default function JobsPage() {
                     {j.name}
                     <div className="hint">{j.id.slice(0, 8)}</div>
                   </td>
-                  <td className="hint job-params">{params(j.input)}</td>
+                  <td className="hint job-params">
+                    {params(j.input)}
+                    <details>
+                      <summary>all parameters</summary>
+                      <pre>{JSON.stringify(j.input, null, 2)}</pre>
+                    </details>
+                  </td>
                   <td>
                     {state}
                     {j.error && <div className="hint">{j.error}</div>}
@@ -98,11 +136,12 @@ export default function JobsPage() {
                   <td>{j.created_at.replace('T', ' ').slice(0, 19)}</td>
                   <td>{duration({ ...j, state })}</td>
                   <td>
-                    {link && (
+                    {link && 'route' in link && (
                       <button type="button" className="link-button" onClick={() => navigate(link.route)}>
                         {link.label}
                       </button>
                     )}
+                    {link && 'path' in link && <code title="the folder the export wrote">{link.path}</code>}
                   </td>
                   <td>
                     {['queued', 'running'].includes(state) && (
