@@ -7,7 +7,8 @@
  *      same file: a bare JSON.parse pass (1 MB reads, split on "\n", toString, JSON.parse per line —
  *      nothing kept) and a plain Python json + sqlite3 script writing the same tables
  *      (bench/trajectory-import-baseline.py). Goals: throughput ≥ 0.7× the bare parse pass, faster
- *      than Python, peak memory < 500 MB.
+ *      than Python, peak memory < 500 MB. Informational: the floor (bench/lib/trajectory-floor.ts), the
+ *      same rows, bodies and search texts written by one connection with only SQLite timed.
  *   2. trajectories.list blocks (100 rows) through core.dispatch on 1,000,000 rows: sorted by score,
  *      filtered by bucket and model (the brief's), and neighbours. Goal: < 150 ms.
  *
