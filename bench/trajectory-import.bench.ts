@@ -7,7 +7,8 @@
  *      same file: a bare JSON.parse pass (1 MB reads, split on "\n", toString, JSON.parse per line —
  *      nothing kept) and a plain Python json + sqlite3 script writing the same tables
  *      (bench/trajectory-import-baseline.py). Goals: throughput ≥ 0.7× the bare parse pass, faster
- *      than Python, peak memory < 500 MB.
+ *      than Python, peak memory < 500 MB. Informational: the floor (bench/lib/trajectory-floor.ts), the
+ *      same rows, bodies and search texts written by one connection with only SQLite timed.
  *   2. trajectories.list blocks (100 rows) through core.dispatch on 1,000,000 rows: sorted by score,
  *      filtered by bucket and model (the brief's), and neighbours. Goal: < 150 ms.
  *
@@ -23,6 +24,7 @@ import type { Input } from '../src/shared/contract';
 import type { ImportResult } from '../src/shared/contract/trajectories.contract';
 import { emit, header, ms, REPO_ROOT, ratio, sample, stats, table, tempDir } from './lib/harness';
 import { hasCorpus, writeTrajectoryJsonl } from './lib/trajectory-corpus';
+import { sqliteFloor } from './lib/trajectory-floor';
 import { gridWorkspace } from './lib/trajectory-grid';
 
 const BENCH = 'trajectory-import';
@@ -120,6 +122,12 @@ async function importPart(dir: string): Promise<void> {
   const python = py.status === 0 ? (JSON.parse(py.stdout.trim()) as { ms: number; stored: number }) : null;
   if (!python) console.log(`python baseline did not run: ${py.error?.message ?? py.stderr}`);
 
+  // The floor: the same rows, bodies and search texts written by one connection, only SQLite timed.
+  const floorWs = await emptyWorkspace(path.join(dir, 'floor.coworkenv.db'));
+  const floor = sqliteFloor(floorWs, file);
+  fs.rmSync(floorWs, { force: true });
+  const floorMs = floor.rowsMs + floor.ftsMs;
+
   const mbps = (t: number) => bytes / MB / (t / 1000);
   const vsParse = parseMs / ours.ms;
   const vsPython = python ? python.ms / ours.ms : null;
@@ -143,6 +151,14 @@ async function importPart(dir: string): Promise<void> {
       '',
       `${python.stored.toLocaleString('en-US')} stored`,
     ]);
+  rows.push([
+    'SQLite writes alone (floor, one thread)',
+    ms(floorMs),
+    `${mbps(floorMs).toFixed(0)} MB/s`,
+    ratio(parseMs / floorMs),
+    '',
+    `rows + bodies ${ms(floor.rowsMs)}, search index ${ms(floor.ftsMs)}`,
+  ]);
   console.log(`\nbare JSON.parse passes: ${ms(parse1.ms)} before, ${ms(parse2.ms)} after the import`);
   console.log(table(['import of the JSONL', 'time', 'throughput', 'vs JSON.parse', 'peak RSS', 'records'], rows));
   console.log(`workspace after the import: ${(oursSize / MB).toFixed(0)} MB (bodies are the source lines as read)`);
@@ -167,6 +183,13 @@ async function importPart(dir: string): Promise<void> {
       goal: 'faster than python',
       met: (vsPython ?? 0) > 1,
     });
+  emit({
+    bench: BENCH,
+    name: 'SQLite writes alone (rows, bodies, search index; informational floor)',
+    median_ms: floorMs,
+    ratio: floorMs / parseMs,
+    baseline: `bare JSON.parse pass ${ms(parseMs)}; rows + bodies ${ms(floor.rowsMs)}, search ${ms(floor.ftsMs)}`,
+  });
   emit({
     bench: BENCH,
     name: 'import peak memory (process maxRSS, MB as ms)',
