@@ -37,6 +37,12 @@ export const SLOT_TABLE: PagedTable<Slot, SlotRow> = {
   select: COLS,
   toRow: toSlot,
   search: { like: ['family', 'category', 'services', 'scenario', 'notes'] },
+  // Set filter lists on a large plan read the facet counts (migration 0014) under filters on these columns.
+  facets: {
+    table: 'coverage_slot_facets',
+    columns: ['difficulty', 'language', 'scenario', 'category', 'services'],
+    count: 'n',
+  },
 };
 
 export function slotsRepo(db: ReadDb) {
