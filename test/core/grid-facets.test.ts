@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { pagedValues } from '../../src/main/core/db/paged-list';
 import { SLOT_TABLE } from '../../src/main/core/db/repos/slots.repo';
+import { openDb, readHandle, type Db, type ReadDb } from '../../src/main/core/db/sqlite';
 import type { GridFilter } from '../../src/main/core/db/sql-filter';
 import { seededRandom } from '../../src/main/core/services/lib';
 import type { Input } from '../../src/shared/contract';
@@ -18,7 +18,8 @@ import { createTestCore } from '../helpers/test-core';
  * fallback SQL over coverage_slots.
  */
 let core: Core;
-let db: Database.Database;
+let db: Db;
+let rd: ReadDb;
 beforeAll(async () => {
   let workspacePath: string;
   ({ core, workspacePath } = createTestCore());
@@ -31,7 +32,8 @@ beforeAll(async () => {
     batchSize: 50,
   } as Input<'plan.generateGrid'>);
   expect((await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 })).state).toBe('done');
-  db = new Database(workspacePath, { readonly: true });
+  db = openDb(workspacePath, { readOnly: true });
+  rd = readHandle(db);
 });
 afterAll(async () => {
   db?.close();
@@ -97,9 +99,9 @@ function expectExact(step: string) {
   for (const filters of FILTERS)
     for (const field of FACETS) {
       const q = { filters, limit: 1000 };
-      const fast = pagedValues(db, SLOT_TABLE, field, q);
+      const fast = pagedValues(rd, SLOT_TABLE, field, q);
       expect(fast, `${step}: ${field} under ${JSON.stringify(filters)}`).toEqual(
-        pagedValues(db, SLOT_TABLE, field, q, { facets: false }),
+        pagedValues(rd, SLOT_TABLE, field, q, { facets: false }),
       );
     }
 }
@@ -191,12 +193,12 @@ describe('set filter lists from the facet counts', () => {
 
   it('filters on other columns and the quick search still read the plan table', () => {
     const q = { filters: [text('family', 'contains', 'fam'), set('language', ['zh'])], limit: 1000 };
-    expect(pagedValues(db, SLOT_TABLE, 'difficulty', q)).toEqual(
-      pagedValues(db, SLOT_TABLE, 'difficulty', q, { facets: false }),
+    expect(pagedValues(rd, SLOT_TABLE, 'difficulty', q)).toEqual(
+      pagedValues(rd, SLOT_TABLE, 'difficulty', q, { facets: false }),
     );
     const quick = { filters: [], quick: 'gmail', limit: 1000 };
-    expect(pagedValues(db, SLOT_TABLE, 'language', quick)).toEqual(
-      pagedValues(db, SLOT_TABLE, 'language', quick, { facets: false }),
+    expect(pagedValues(rd, SLOT_TABLE, 'language', quick)).toEqual(
+      pagedValues(rd, SLOT_TABLE, 'language', quick, { facets: false }),
     );
   });
 });
