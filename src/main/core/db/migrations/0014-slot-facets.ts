@@ -25,8 +25,12 @@ export function up(db: Db): void {
   const cols = SLOT_FACET_COLUMNS.join(', ');
   const of = (row: 'new' | 'old') => SLOT_FACET_COLUMNS.map((c) => `${row}.${c}`).join(', ');
   const key = (row: 'new' | 'old') => SLOT_FACET_COLUMNS.map((c) => `${c} = ${row}.${c}`).join(' AND ');
-  const add = `INSERT INTO coverage_slot_facets (${cols}, n) VALUES (${of('new')}, 1)
-      ON CONFLICT DO UPDATE SET n = n + 1;`;
+  // Not an upsert (INSERT … ON CONFLICT DO UPDATE): with one, every slot INSERT keeps a statement
+  // journal, which tripled its CPU time; an UPDATE, then an INSERT when no row was there, adds ~50 %
+  // to a slot INSERT written `INSERT OR FAIL` (slots.repo.ts says why; bench/slot-writes.bench.ts).
+  const add = `UPDATE coverage_slot_facets SET n = n + 1 WHERE ${key('new')};
+      INSERT INTO coverage_slot_facets (${cols}, n) SELECT ${of('new')}, 1
+        WHERE NOT EXISTS (SELECT 1 FROM coverage_slot_facets WHERE ${key('new')});`;
   // The last slot of a combination removes its row; otherwise the count goes down by one.
   const remove = `DELETE FROM coverage_slot_facets WHERE ${key('old')} AND n = 1;
       UPDATE coverage_slot_facets SET n = n - 1 WHERE ${key('old')};`;

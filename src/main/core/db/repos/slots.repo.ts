@@ -90,11 +90,17 @@ export function slotsRepo(db: ReadDb) {
   };
 }
 
-/** Slot writes, inside the caller's transaction (a mutation or a job's batch). */
+/**
+ * Slot writes, inside the caller's transaction (a mutation or a job's batch). One row per statement,
+ * written `OR FAIL`: the facet triggers (migration 0014) make each write a multi-row change, for
+ * which SQLite keeps a statement journal (a copy of every page touched, to undo the statement
+ * alone on an ABORT) — 2× the CPU of a slot INSERT. FAIL needs no journal; for one row it refuses
+ * the same rows ABORT does, and a failure anywhere rolls the caller's whole transaction back.
+ */
 export function slotsWriter(db: WriteDb) {
   const insert = prepareCached(
     db,
-    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, ` +
+    `INSERT OR FAIL INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, ` +
       `@reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
   );
   return {
@@ -115,7 +121,7 @@ export function slotsWriter(db: WriteDb) {
     },
     setField(id: number, field: SlotField, value: unknown, now: string): void {
       // field comes from the contract's enum (SlotFieldName), never from free text.
-      const stmt = prepareCached(db, `UPDATE coverage_slots SET ${field} = ?, updated_at = ? WHERE id = ?`);
+      const stmt = prepareCached(db, `UPDATE OR FAIL coverage_slots SET ${field} = ?, updated_at = ? WHERE id = ?`);
       stmt.run(field === 'services' ? JSON.stringify(value) : value, now, id);
     },
     delete(id: number): void {
