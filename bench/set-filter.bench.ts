@@ -62,9 +62,7 @@ async function main() {
         met,
       });
     }
-    console.log(
-      table(['value list', 'median', 'p95', 'before (table)', 'vs plan.list', `goal < ${GOAL} ms`], rows),
-    );
+    console.log(table(['value list', 'median', 'p95', 'before (table)', 'vs plan.list', `goal < ${GOAL} ms`], rows));
     console.log(`plan.list limit 1: ${ms(base.median)} median`);
   } finally {
     raw.close();
