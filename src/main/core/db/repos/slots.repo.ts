@@ -100,8 +100,8 @@ export function slotsRepo(db: ReadDb) {
 export function slotsWriter(db: WriteDb) {
   const insert = prepareCached(
     db,
-    `INSERT OR FAIL INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, ` +
-      `@reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
+    `INSERT OR FAIL INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, ` +
+      `@language, @reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
   );
   return {
     /** id null lets SQLite choose the next id; an explicit id restores a deleted row. */
