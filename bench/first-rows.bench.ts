@@ -57,7 +57,8 @@ const CASES: Case[] = [
   })),
 ];
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const BUILT = path.join(REPO_ROOT, 'out/renderer');
+// BENCH_RENDERER: another built renderer (e.g. an earlier commit's out/renderer, for a before/after in one run).
+const BUILT = process.env.BENCH_RENDERER ?? path.join(REPO_ROOT, 'out/renderer');
 /** A loaded data row: ag-grid's infinite model first renders stubs marked ag-row-loading. */
 const ROW = '.ag-row[row-id]:not(.ag-row-loading)';
 const ARGS = [

@@ -17,9 +17,9 @@ const copyFromGrid = (app: import('@playwright/test').Page) =>
 
 test('difficulty sorts by its declared order, not as text (bug 3)', async ({ app }) => {
   await header(app, 'difficulty').click();
-  const first = await app.locator('.ag-row[row-index="0"] [col-id="difficulty"]').textContent();
-  const last = await app.locator('.ag-row[row-index="25"] [col-id="difficulty"]').textContent();
-  expect([first, last]).toEqual(['easy', 'hard']);
+  // Waits for the sorted block (read at once, a busy machine could still show the unsorted rows).
+  await expect(app.locator('.ag-row[row-index="0"] [col-id="difficulty"]')).toHaveText('easy');
+  await expect(app.locator('.ag-row[row-index="25"] [col-id="difficulty"]')).toHaveText('hard');
   await header(app, 'difficulty').click();
   await expect(app.locator('.ag-row[row-index="0"] [col-id="difficulty"]')).toHaveText('hard');
 });

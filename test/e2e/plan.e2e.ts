@@ -26,6 +26,27 @@ test('the plan stats are asked after the first rows arrive, so their sums never 
   expect(order.slice(0, 3)).toEqual(['ask plan.list', 'got plan.list', 'ask plan.stats']);
 });
 
+test("the coverage map's chart code (echarts) loads when the map is opened, not with the plan page", async ({
+  app,
+}) => {
+  const scripts: string[] = [];
+  app.on('request', (r) => {
+    if (r.resourceType() === 'script' || r.url().endsWith('.js')) scripts.push(r.url());
+  });
+  await app.reload();
+  await expect(app.getByTestId('plan-stats')).toContainText('26 slots');
+  const withPage = scripts.length;
+  expect(withPage, 'the page itself loads its scripts').toBeGreaterThan(0);
+  await app.getByTestId('toggle-coverage').click();
+  await expect(app.getByTestId('heatmap-services').locator('canvas').first()).toBeVisible();
+  const withMap = scripts.slice(withPage);
+  expect(
+    withMap.some((u) => /CoverageHeatmap/.test(u)),
+    `scripts loaded by opening the map: ${withMap}`,
+  ).toBe(true);
+  expect(scripts.slice(0, withPage).some((u) => /CoverageHeatmap/.test(u))).toBe(false);
+});
+
 test('a cell edit is saved and survives a reload', async ({ app, server }) => {
   await editCell(app, 3, 'target_count', '42');
   await expect(app.getByTestId('plan-notice')).toContainText('Saved target_count of slot 3');

@@ -32,6 +32,26 @@ test.describe('Trajectories page', () => {
     return { full, clean, inventory };
   }
 
+  test("a yes/no column's set filter lists its values as its cells show them (yes/no, not 0/1)", async ({
+    app,
+    server,
+  }) => {
+    await seed(server.workspace);
+    await app.goto(`${server.url}/#/trajectories`);
+    await expect(app.getByTestId('status-rows')).toHaveText('3 trajectories');
+    const cells = await app.locator('.ag-row [col-id="passed"]').allTextContents();
+    expect(cells).toHaveLength(3);
+    await app.locator('.ag-header-cell[col-id="passed"] .ag-header-cell-filter-button').click();
+    const f = app.getByTestId('set-filter-passed');
+    await expect(f.locator('.set-option').first()).toBeVisible();
+    const labels = await f.locator('.set-value').allTextContents();
+    expect(labels.sort()).toEqual([...new Set(cells)].sort());
+    for (const l of labels) expect(['yes', 'no']).toContain(l);
+    // The search box reads the shown words too.
+    await f.getByLabel('Search values').fill(labels[0]!);
+    await expect(f.locator('.set-value')).toHaveText([labels[0]!]);
+  });
+
   test('opens the grid and the viewer, follows checks to their call and audit record, compares two runs', async ({
     app,
     server,

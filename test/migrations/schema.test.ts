@@ -80,7 +80,7 @@ describe('migrations: empty → head', () => {
       (o) => o.type === 'table' && !virtual.some((v) => o.name === v || o.name.startsWith(`${v}_`)),
     );
     expect(virtual).toEqual(['tasks_fts', 'trajectories_fts']);
-    for (const t of tables) expect(t.sql, t.name).toMatch(/\)\s*STRICT$/);
+    for (const t of tables) expect(t.sql, t.name).toMatch(/\)\s*STRICT(, WITHOUT ROWID)?$/);
     const info = await openCore(file).dispatch('workspace.info', {});
     expect(info).toMatchObject({
       ok: true,

@@ -22,9 +22,17 @@ export type PagedTable<Row, Raw = Record<string, unknown>> = {
   toRow(raw: Raw): Row;
   /** The quick search box: which text it reads. */
   search?: QuickSearch;
+  /** A count table over some columns that answers set filter lists without reading every row (see pagedValues). */
+  facets?: FacetTable;
 };
 
-type Table = Pick<PagedTable<unknown>, 'table' | 'columns' | 'pk' | 'select' | 'search'>;
+/**
+ * One row per distinct combination of `columns` (grid fields whose SQL names are the table's
+ * columns too) with its number of rows in `count`, kept exact by triggers (migration 0014).
+ */
+export type FacetTable = { table: string; columns: readonly string[]; count: string };
+
+type Table = Pick<PagedTable<unknown>, 'table' | 'columns' | 'pk' | 'select' | 'search' | 'facets'>;
 
 const count = (db: ReadDb, sql: string, params: unknown[] = []) =>
   (prepareCached(db, sql).get(...params) as { n: number }).n;
@@ -76,22 +84,43 @@ export function pagedList<Row, Raw>(
 }
 
 /**
+ * Where a set filter's list is counted: the facet table when the listed column and every other
+ * active filter are among its columns — a condition on those columns is a test of the values
+ * alone, so each combination's count stands for its rows — else the grid's own table. Quick
+ * search and repository-written conditions read other columns: always the table.
+ */
+function valuesSource(t: Table, field: string, q: GridFilter): { table: string; count: string; columns: ColumnMap } {
+  const f = t.facets;
+  const inFacets = (name: string) => f?.columns.includes(name) ?? false;
+  if (!f || !inFacets(field) || q.quick?.trim() || q.extra || !q.filters.every((x) => inFacets(x.field)))
+    return { table: t.table, count: 'count(*)', columns: t.columns };
+  return {
+    table: f.table,
+    count: `sum(${f.count})`,
+    columns: Object.fromEntries(f.columns.map((c) => [c, t.columns[c]!])),
+  };
+}
+
+/**
  * The set filter's list: each distinct value of `field` under the grid's other filters, with its
  * count. A list column is grouped by its stored JSON first (few distinct sets, read from an index
  * when unfiltered) and split here. Enum columns answer in their declared order, others by value.
+ * `facets: false` counts over the grid's table even when a facet table could answer (tests compare the two).
  */
 export function pagedValues(
   db: ReadDb,
   t: Table,
   field: string,
   q: GridFilter & { limit: number },
+  o: { facets?: boolean } = {},
 ): { values: { value: string | number; count: number }[]; truncated: boolean } {
   const col = t.columns[field];
   if (!col) throw new Error(`no column ${field}`);
-  const where = compileWhere(q, t.columns, t.search, field);
+  const from = valuesSource(o.facets === false ? { ...t, facets: undefined } : t, field, q);
+  const where = compileWhere(q, from.columns, t.search, field);
   const grouped = prepareCached(
     db,
-    `SELECT ${col.sql} AS v, count(*) AS n FROM ${t.table} ${where.sql} GROUP BY ${col.sql}`,
+    `SELECT ${col.sql} AS v, ${from.count} AS n FROM ${from.table} ${where.sql} GROUP BY ${col.sql}`,
   ).all(...where.params) as { v: string | number | null; n: number }[];
   const counts = new Map<string | number, number>();
   const add = (v: string | number, n: number) => counts.set(v, (counts.get(v) ?? 0) + n);

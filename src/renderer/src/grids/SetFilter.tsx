@@ -6,15 +6,24 @@ import type { ValuesOutput } from '../../../shared/contract/entities/grid-query'
 export type SetFilterModel = { filterType: 'set'; values: (string | number)[] };
 type Ctx = { values(field: string): Promise<ValuesOutput> };
 
-const label = (v: string | number) => (v === '' ? '(blank)' : String(v));
+/**
+ * Filter params (ColDef.filterParams reach the filter as props): `format` shows a stored value as the
+ * column's cells show it — a boolean comes from SQL as 0/1 and its cells say yes/no.
+ */
+export type SetFilterParams = { format?: (value: string | number) => string };
+
+/** A yes/no column's cells and set filter: the same words for the same values. */
+export const yesNo = (v: unknown): string => (v === null || v === undefined || v === '' ? '' : v ? 'yes' : 'no');
+export const yesNoSet = { filter: SetFilter, filterParams: { format: yesNo } satisfies SetFilterParams };
 
 /**
  * Excel's checkbox filter for list and enum columns: every distinct value with its count (from SQL,
  * under the other filters), a search box over the list, select all / none. Unchecking everything
  * is "no filter". The model ({filterType: 'set', values}) becomes an `in` condition in SQL.
  */
-export function SetFilter(props: CustomFilterProps<unknown, Ctx, SetFilterModel>) {
-  const { model, onModelChange, context, column } = props;
+export function SetFilter(props: CustomFilterProps<unknown, Ctx, SetFilterModel> & SetFilterParams) {
+  const { model, onModelChange, context, column, format } = props;
+  const label = (v: string | number) => (v === '' ? '(blank)' : (format?.(v) ?? String(v)));
   const field = column.getColId();
   const [list, setList] = useState<ValuesOutput | null>(null);
   const [error, setError] = useState<string | null>(null);

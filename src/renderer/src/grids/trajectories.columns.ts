@@ -1,14 +1,13 @@
 import type { ColDef } from 'ag-grid-community';
 import type { TrajectoryRow } from '../../../shared/contract/entities/trajectory-row';
-import { SetFilter } from './SetFilter';
+import { SetFilter, yesNo, yesNoSet } from './SetFilter';
 
 const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
 const num = { filter: 'agNumberColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
 /** Few distinct values: a checkbox list with counts (SQL `in`). */
 const set = { filter: SetFilter };
 const score = (p: { value?: number | null }) => (p.value === null || p.value === undefined ? '' : p.value.toFixed(4));
-const yesNo = (p: { value?: boolean | null }) =>
-  p.value === null || p.value === undefined ? '' : p.value ? 'yes' : 'no';
+const flag = (p: { value?: boolean | null }) => yesNo(p.value);
 
 /**
  * Trajectories grid columns: sort and filter run in SQL (indexed ones: task, run, collection,
@@ -27,7 +26,7 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
     cellClass: (p) =>
       p.data?.passed ? 'status-cell status-valid' : p.data?.graded ? 'status-cell status-invalid' : '',
   },
-  { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: yesNo, ...set },
+  { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: flag, ...yesNoSet },
   { field: 'trial', headerName: 'Trial', width: 75, ...set },
   { field: 'agent', headerName: 'Agent', width: 150, ...set },
   { field: 'model', headerName: 'Model', width: 130, ...set },
@@ -42,9 +41,9 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'char_count', headerName: 'Chars', width: 95, ...num },
   { field: 'source_reward', headerName: 'Source reward', width: 125, ...num },
   { field: 'source_format', headerName: 'Format', width: 130, ...set },
-  { field: 'graded', headerName: 'Graded', width: 90, valueFormatter: yesNo, ...set },
-  { field: 'external', headerName: 'External', width: 95, valueFormatter: yesNo, ...set },
-  { field: 'superseded', headerName: 'Superseded', width: 110, valueFormatter: yesNo, ...set },
+  { field: 'graded', headerName: 'Graded', width: 90, valueFormatter: flag, ...yesNoSet },
+  { field: 'external', headerName: 'External', width: 95, valueFormatter: flag, ...yesNoSet },
+  { field: 'superseded', headerName: 'Superseded', width: 110, valueFormatter: flag, ...yesNoSet },
   { field: 'error', headerName: 'Error', width: 160, ...text },
   { field: 'created_at', headerName: 'Created', width: 170, filter: 'agDateColumnFilter' },
 ];

@@ -37,6 +37,12 @@ export const SLOT_TABLE: PagedTable<Slot, SlotRow> = {
   select: COLS,
   toRow: toSlot,
   search: { like: ['family', 'category', 'services', 'scenario', 'notes'] },
+  // Set filter lists on a large plan read the facet counts (migration 0014) under filters on these columns.
+  facets: {
+    table: 'coverage_slot_facets',
+    columns: ['difficulty', 'language', 'scenario', 'category', 'services'],
+    count: 'n',
+  },
 };
 
 export function slotsRepo(db: ReadDb) {
@@ -84,12 +90,18 @@ export function slotsRepo(db: ReadDb) {
   };
 }
 
-/** Slot writes, inside the caller's transaction (a mutation or a job's batch). */
+/**
+ * Slot writes, inside the caller's transaction (a mutation or a job's batch). One row per statement,
+ * written `OR FAIL`: the facet triggers (migration 0014) make each write a multi-row change, for
+ * which SQLite keeps a statement journal (a copy of every page touched, to undo the statement
+ * alone on an ABORT) — 2× the CPU of a slot INSERT. FAIL needs no journal; for one row it refuses
+ * the same rows ABORT does, and a failure anywhere rolls the caller's whole transaction back.
+ */
 export function slotsWriter(db: WriteDb) {
   const insert = prepareCached(
     db,
-    `INSERT INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, @language, ` +
-      `@reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
+    `INSERT OR FAIL INTO coverage_slots (${COLS}) VALUES (@id, @family, @services, @category, @difficulty, ` +
+      `@language, @reference_date, @scenario, @target_count, @notes, @created_at, @updated_at)`,
   );
   return {
     /** id null lets SQLite choose the next id; an explicit id restores a deleted row. */
@@ -109,7 +121,7 @@ export function slotsWriter(db: WriteDb) {
     },
     setField(id: number, field: SlotField, value: unknown, now: string): void {
       // field comes from the contract's enum (SlotFieldName), never from free text.
-      const stmt = prepareCached(db, `UPDATE coverage_slots SET ${field} = ?, updated_at = ? WHERE id = ?`);
+      const stmt = prepareCached(db, `UPDATE OR FAIL coverage_slots SET ${field} = ?, updated_at = ? WHERE id = ?`);
       stmt.run(field === 'services' ? JSON.stringify(value) : value, now, id);
     },
     delete(id: number): void {

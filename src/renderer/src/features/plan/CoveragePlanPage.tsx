@@ -1,6 +1,6 @@
 import { AgGridReact } from 'ag-grid-react';
 import type { ColDef, ValueSetterParams } from 'ag-grid-community';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { SlotFields, type Slot, type SlotField } from '../../../../shared/contract/entities/slot';
 import { call } from '../../api/client';
 import '../../grids/ag-modules';
@@ -14,7 +14,7 @@ import { undoLast, useUndoStack } from '../../grids/undo';
 import { useGridKeys } from '../../grids/use-grid-keys';
 import { useServerGrid, type GridFilter } from '../../grids/use-server-grid';
 import { usePlanStore } from '../../stores/plan.store';
-import { type CellPick, CoverageHeatmap } from './CoverageHeatmap';
+import type { CellPick } from './CoverageHeatmap';
 import { GenerateGridDialog } from './GenerateGridDialog';
 import { GenerateTasksDialog } from './GenerateTasksDialog';
 import { exportPlanCsv, importPlanCsv } from './plan-csv';
@@ -29,6 +29,9 @@ import {
   saveCell,
 } from './plan-actions';
 import { PlanStats } from './PlanStats';
+
+// The map's echarts chunk (~470 KB) loads when the map is first opened, not with the plan page (issue 8).
+const CoverageHeatmap = lazy(() => import('./CoverageHeatmap').then((m) => ({ default: m.CoverageHeatmap })));
 
 const COVERAGE_KEY = 'coworkenv.plan.coverage';
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -247,7 +250,11 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
         </button>
         <ColumnsMenu api={g.api} />
       </div>
-      {showCoverage && <CoverageHeatmap onPick={pickCell} />}
+      {showCoverage && (
+        <Suspense fallback={<p className="hint">Loading the coverage map…</p>}>
+          <CoverageHeatmap onPick={pickCell} />
+        </Suspense>
+      )}
       <p className="hint">
         Type or double-click to edit · drag or Shift+arrows select a range · Ctrl+C copies it as TSV · Ctrl+V pastes
         from a spreadsheet (a header row maps columns) · Ctrl+D fills down · Ctrl+A selects all · Ctrl+Z undoes
