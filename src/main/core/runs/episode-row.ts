@@ -27,14 +27,19 @@ export function trajectoryJson(t: Episode['trajectory']): string {
   return head.replace(dumps(TOOLS), () => tools).replace(dumps(SYSTEM), () => system);
 }
 
+/** The stored content hash of a run trajectory: sha256 of its JSON. */
+export const contentHashOf = (json: string) => hash('sha256', json, 'hex');
+
 /**
  * A finished episode as the row and body stored for it (built outside the write transaction).
  * The Trajectory is written with the Python-aware writer (2.0 stays 2.0). An episode that ended in
  * a model error after retries is stored invalid and ungraded, with its error: a resume re-runs it.
+ * `hashLater`: contentHash is left '' for the committing thread to fill in (withContentHash), which
+ * has time to spare while helper threads run the episodes.
  */
 export function episodeRow(
   e: Episode,
-  o: { runId: number; collection: string; trial: number; agentLabel: string },
+  o: { runId: number; collection: string; trial: number; agentLabel: string; hashLater?: boolean },
 ): PreparedRow {
   const t = e.trajectory;
   const json = trajectoryJson(t);
@@ -42,7 +47,7 @@ export function episodeRow(
   return {
     taskId: t.task_id,
     traceId: t.trace?.trace_id ?? t.trajectory_id,
-    contentHash: hash('sha256', json, 'hex'),
+    contentHash: o.hashLater ? '' : contentHashOf(json),
     model: t.model,
     agent: o.agentLabel,
     source: 'run',
@@ -68,4 +73,10 @@ export function episodeRow(
     trajectoryJson: json,
     searchText: indexForSearch(t),
   };
+}
+
+/** A row of episodeRow(…, { hashLater: true }) with its content hash. */
+export function withContentHash(row: PreparedRow): PreparedRow {
+  if (!row.contentHash) row.contentHash = contentHashOf(row.trajectoryJson ?? '');
+  return row;
 }

@@ -1,0 +1,88 @@
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import type { Agent, UserSimulator } from '../agents/agent-types';
+import { type Episode, runEpisode } from '../agents/agent-loop';
+import type { ReadDb } from '../db/sqlite';
+import { storedTaskSpec, type StoredFixture } from '../tasks/task-spec-of';
+import { tasksRepo } from '../tasks/tasks.repo';
+import type { PreparedRow } from '../trajectories/import/prepare';
+import { episodeRow } from './episode-row';
+
+/** A task × trial pair to run; `replaces`: the id of its stored errored row, replaced in the same commit. */
+export type Pair = { taskId: string; trial: number; replaces: number | null };
+export type Finished = { row: PreparedRow; replaces: number | null; passed: boolean; errored: boolean; tokens: number };
+export type Failed = { taskId: string; trial: number; message: string };
+/** One pair's outcome: its stored row, or why it could not run (an issue of the run). */
+export type Outcome = { finished: Finished } | { failed: Failed };
+
+/** Episodes of the reference agent never wait: give timers (cancel polling, stores, acks) a turn this often. */
+const YIELD_MS = 40;
+
+/**
+ * Runs `pairs` in order, `concurrency` episodes at a time, each in a fresh environment of its task,
+ * and hands each outcome (the row to store, built here) to `out`, which may hold the lane back.
+ * Returns when every pair ran or the signal fired; an episode cut short by the signal yields nothing.
+ */
+export async function runPairs(o: {
+  db: ReadDb;
+  pairs: readonly Pair[];
+  agent: Agent;
+  user: UserSimulator;
+  runId: number;
+  collection: string;
+  concurrency: number;
+  /** Leave each row's content hash to the committing thread (episodeRow's hashLater). */
+  hashLater?: boolean;
+  signal: AbortSignal;
+  out: (r: Outcome) => void | Promise<void>;
+}): Promise<void> {
+  const { agent, user, signal, pairs } = o;
+  const specs = new Map<string, { spec: TaskSpec; fixtures: StoredFixture[] } | Error>();
+  const load = (taskId: string) => {
+    if (!specs.has(taskId))
+      try {
+        const { spec, fixtures } = storedTaskSpec(tasksRepo(o.db), taskId);
+        specs.set(taskId, { spec, fixtures });
+      } catch (err) {
+        specs.set(taskId, err as Error);
+      }
+    return specs.get(taskId)!;
+  };
+
+  let next = 0;
+  let lastYield = performance.now();
+  const lane = async () => {
+    while (!signal.aborted && next < pairs.length) {
+      const p = pairs[next++]!;
+      const task = load(p.taskId);
+      let e: Episode | undefined;
+      let outcome: Outcome | undefined;
+      try {
+        if (task instanceof Error) throw task;
+        e = await runEpisode({ ...task, agent, user, trial: p.trial, signal });
+      } catch (err) {
+        if (signal.aborted) return;
+        const message = `the episode could not run: ${(err as Error).message}`;
+        outcome = { failed: { taskId: p.taskId, trial: p.trial, message } };
+      }
+      if (e) {
+        const row = episodeRow(e, {
+          runId: o.runId,
+          collection: o.collection,
+          trial: p.trial,
+          agentLabel: agent.label,
+          hashLater: o.hashLater ?? false,
+        });
+        const passed = e.stop !== 'error' && e.grade.passed;
+        const errored = e.stop === 'error';
+        outcome = { finished: { row, replaces: p.replaces, passed, errored, tokens: row.tokens ?? 0 } };
+      }
+      const held = o.out(outcome!);
+      if (held) await held;
+      if (performance.now() - lastYield > YIELD_MS) {
+        await new Promise((r) => setImmediate(r));
+        lastYield = performance.now();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(o.concurrency, pairs.length) }, lane));
+}

@@ -1,0 +1,131 @@
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobContext } from '../../src/main/core/jobs/job-definition';
+import { type EpisodeHelperInput, episodesInHelpers } from '../../src/main/core/runs/episode-helper';
+import { contentHashOf, withContentHash } from '../../src/main/core/runs/episode-row';
+import type { Outcome, Pair } from '../../src/main/core/runs/run-pairs';
+import type { TaskSpec } from '../../src/shared/contract/entities/task-spec';
+import { generatedTasks } from '../helpers/generated-tasks';
+import { runWorkspace } from '../helpers/run-workspace';
+import { TS_WORKER } from '../helpers/test-core';
+
+/**
+ * A reference-agent run's episodes in helper threads (runs.start runs them so on any machine): what
+ * each pair yields does not depend on how many helpers share the pairs, a task that cannot run is an
+ * issue of its pair, and stopping early ends the helpers. The job around it is tested in reference-run.
+ */
+// Each helper thread loads the TypeScript sources through tsx: seconds apiece on a busy machine.
+describe('episodes in helper threads', { timeout: 180_000 }, () => {
+  let tasks: TaskSpec[];
+  let t: ReturnType<typeof runWorkspace>;
+  beforeAll(() => {
+    tasks = generatedTasks(6);
+    t = runWorkspace(tasks);
+  });
+  afterAll(() => t.core.close());
+
+  /** Every helper started, with a promise of its exit. */
+  const exits: Promise<number>[] = [];
+  const context = (signal = new AbortController().signal) =>
+    ({
+      signal,
+      startHelper: (helper, data, transferList = []) => {
+        const workerData = { helper, data, workspacePath: t.workspacePath };
+        const w = new Worker(TS_WORKER.workerEntry, { workerData, transferList });
+        exits.push(new Promise((resolve) => w.once('exit', resolve)));
+        return w;
+      },
+    }) as Pick<JobContext, 'signal' | 'startHelper'> as JobContext;
+  const input = (pairs: Pair[]): EpisodeHelperInput => ({
+    parties: {
+      agent: {
+        kind: 'reference',
+        seed: 7,
+        perturbations: { skip_step: 0.2, wrong_argument: 0.2, prohibited_call: 0.3 },
+      },
+      user: { kind: 'scripted' },
+      maxAttempts: 1,
+    },
+    runId: 1,
+    collection: 'helpers',
+    pairs,
+    concurrency: 4,
+  });
+  const all = async (pairs: Pair[], count: number) => {
+    const out: Outcome[] = [];
+    for await (const batch of episodesInHelpers(context(), input(pairs), count)) out.push(...batch);
+    return out;
+  };
+  /** What a pair's trajectory is made of, without its ids and wall-clock times. */
+  const essence = (o: Outcome) => {
+    if (!('finished' in o)) throw new Error(`${o.failed.taskId}/${o.failed.trial}: ${o.failed.message}`);
+    const r = withContentHash(o.finished.row);
+    const j = JSON.parse(r.trajectoryJson!);
+    return {
+      task: r.taskId,
+      trial: r.trial,
+      score: r.grade?.score,
+      passed: o.finished.passed,
+      applied: j.metadata.agent.perturbations_applied,
+      calls: j.dispatches.map((d: { tool: string; args: unknown; body: unknown }) => [d.tool, d.args, d.body]),
+      audits: j.audits.length,
+      hash: r.contentHash === contentHashOf(r.trajectoryJson!),
+    };
+  };
+  const byPair = (os: Outcome[]) =>
+    new Map(os.map((o) => ('finished' in o ? o.finished.row : o.failed)).map((r, i) => [`${r.taskId}/${r.trial}`, i]));
+
+  it('yields the same trajectory for each pair with one helper or three', async () => {
+    const pairs: Pair[] = [];
+    for (let trial = 0; trial < 5; trial++)
+      for (const s of tasks) pairs.push({ taskId: s.task_id, trial, replaces: null });
+    const [one, three] = [await all(pairs, 1), await all(pairs, 3)];
+    expect(one).toHaveLength(30);
+    expect(three).toHaveLength(30);
+    const a = byPair(one);
+    const b = byPair(three);
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    for (const [k, i] of a) expect(essence(three[b.get(k)!]!), k).toEqual(essence(one[i]!));
+    // The seeded perturbations did something, and the same thing both times.
+    const applied = one.flatMap((o) => ('finished' in o ? [essence(o)] : [])).filter((e) => e.applied?.length);
+    expect(applied.length).toBeGreaterThan(0);
+    expect(one.every((o) => 'finished' in o && essence(o).hash)).toBe(true);
+  });
+
+  it("a task that cannot run is its pair's issue; the other pairs run", async () => {
+    const pairs: Pair[] = [
+      { taskId: tasks[0]!.task_id, trial: 0, replaces: 41 },
+      { taskId: 'no-such-task', trial: 0, replaces: null },
+    ];
+    const out = await all(pairs, 2);
+    const failed = out.flatMap((o) => ('failed' in o ? [o.failed] : []));
+    expect(failed).toEqual([
+      { taskId: 'no-such-task', trial: 0, message: expect.stringMatching(/could not run.*no-such-task/) },
+    ]);
+    const finished = out.flatMap((o) => ('finished' in o ? [o.finished] : []));
+    expect(finished.map((f) => [f.row.taskId, f.replaces])).toEqual([[tasks[0]!.task_id, 41]]);
+  });
+
+  it('stopping early (a failed commit, a cancel) ends the helpers', async () => {
+    const pairs: Pair[] = [];
+    for (let trial = 0; trial < 400; trial++)
+      for (const s of tasks) pairs.push({ taskId: s.task_id, trial, replaces: null });
+    exits.length = 0;
+    let batches = 0;
+    for await (const _ of episodesInHelpers(context(), input(pairs), 1)) if (++batches === 1) break;
+    expect(batches).toBe(1);
+    expect(exits).toHaveLength(1);
+    await Promise.all(exits);
+
+    const cancel = new AbortController();
+    let seen = 0;
+    for await (const batch of episodesInHelpers(context(cancel.signal), input(pairs), 1)) {
+      seen += batch.length;
+      cancel.abort();
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(pairs.length);
+    expect(exits).toHaveLength(2);
+    await Promise.all(exits); // a helper left running would hold this test until its timeout
+  });
+});
