@@ -1,11 +1,12 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import type { RunAgent } from '../../../shared/contract/runs.contract';
+import type { Agent, UserSimulator } from '../agents/agent-types';
 import { openDb, readHandle } from '../db/sqlite';
 import type { HelperEnv, JobContext } from '../jobs/job-definition';
-import { runPairs, type Outcome, type Pair } from './run-pairs';
+import { type Outcome, type Pair, runPairs } from './run-pairs';
 import { runParties, type RunUserChoice } from './run-parties';
-import type { RunAgent } from '../../../shared/contract/runs.contract';
 
-/** What a helper runs: its share of the run's pairs, with the parties rebuilt from the run's settings. */
+/** What the helpers share: the run's pairs (taken one at a time, by any thread) and its parties' settings. */
 export type EpisodeHelperInput = {
   parties: { agent: RunAgent; user: RunUserChoice; maxAttempts: number };
   runId: number;
@@ -13,71 +14,122 @@ export type EpisodeHelperInput = {
   pairs: Pair[];
   concurrency: number;
 };
-type Wire = { input: EpisodeHelperInput; port: MessagePort };
+type Wire = { input: EpisodeHelperInput; shared: SharedArrayBuffer; port: MessagePort };
 type FromHelper = { type: 'batch'; items: Outcome[] } | { type: 'end' } | { type: 'error'; message: string };
 type ToHelper = { type: 'ack' } | { type: 'stop' };
+type Helper = { port: MessagePort; worker: Worker; ended: boolean; exit: number | null; error?: string };
 
-/** A helper posts a batch at this many outcomes, or this long after its last one (progress)… */
+/** Shared counters: the next pair to take (every thread takes from it); messages posted by the helpers. */
+const NEXT = 0;
+const POSTED = 1;
+/** Batches of this many outcomes, or whatever finished this long after the last one (progress)… */
 const FLUSH_ROWS = 256;
 const FLUSH_MS = 100;
-/** …and runs at most this many batches ahead of the commits (memory: ~30 kB per row). */
+/** …and a helper runs at most this many batches ahead of the commits (memory: ~30 kB per row). */
 const IN_FLIGHT = 2;
+/** How long the job waits for a helper's message before it looks again at exits and the cancel. */
+const WAIT_MS = 250;
+
+// ES2024's Atomics.waitAsync (Node ≥ 16), not in this project's ES2023 lib.
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(a: Int32Array, i: number, v: number, ms: number): { value: Promise<string> | string };
+  }
+).waitAsync;
+
+const sharedTake = (pairs: readonly Pair[], s: Int32Array) => () => {
+  const i = Atomics.add(s, NEXT, 1);
+  return i < pairs.length ? pairs[i] : undefined;
+};
 
 /**
- * The job's side: starts `count` helper threads, each running every count-th pair, and yields their
- * batches as they come (a pair's trajectory depends only on its task, trial and seed, so the split
- * changes nothing stored). A batch is acknowledged once the caller's loop body (the commit) is done.
- * Throws when a helper fails or dies; JobCancelled-free: a cancel ends the iteration (check the signal).
- * Ending the iteration early (break, throw) stops and terminates every helper.
+ * A reference-agent run over every core: `count` helper threads and this (the job's) thread take
+ * the pairs one at a time from one shared counter; the helpers post their outcomes in batches, and
+ * this thread commits them (with its own outcomes) through `store`, running episodes of its own
+ * whenever nothing waits to be committed — so the committing thread is never idle while pairs are
+ * left. A pair's trajectory depends only on its task, trial and seed: which thread ran it changes
+ * nothing stored. Returns when every pair is stored or the signal fired (the caller checks it);
+ * throws what `store` throws, or when a helper fails or dies; helpers are stopped either way.
  */
-export async function* episodesInHelpers(
+export async function runSharing(
   ctx: JobContext,
-  input: EpisodeHelperInput,
-  count: number,
-): AsyncGenerator<Outcome[]> {
-  const shares = Array.from({ length: count }, (_, k) => input.pairs.filter((_, i) => i % count === k));
-  const queue: { port: MessagePort; m: FromHelper | { type: 'exit'; code: number } }[] = [];
-  let wake: (() => void) | undefined;
-  const push = (port: MessagePort, m: (typeof queue)[number]['m']) => {
-    queue.push({ port, m });
-    wake?.();
-  };
-  const onAbort = () => wake?.();
-  ctx.signal.addEventListener('abort', onAbort);
-  const helpers: { port: MessagePort; worker: Worker }[] = [];
-  try {
-    for (const pairs of shares.filter((s) => s.length)) {
-      const { port1, port2 } = new MessageChannel();
-      const wire: Wire = { input: { ...input, pairs }, port: port2 };
-      const worker = ctx.startHelper('runs.episodes', wire, [port2]);
-      port1.on('message', (m: FromHelper) => push(port1, m));
-      worker.on('error', (err) => push(port1, { type: 'error', message: err.message }));
-      worker.on('exit', (code) => {
-        // Messages posted just before the exit may not have been delivered yet: take them first.
-        for (let got = receiveMessageOnPort(port1); got; got = receiveMessageOnPort(port1))
-          push(port1, got.message as FromHelper);
-        push(port1, { type: 'exit', code });
-      });
-      helpers.push({ port: port1, worker });
-    }
-    const ended = new Set<MessagePort>();
-    while (ended.size < helpers.length && !ctx.signal.aborted) {
-      const next = queue.shift();
-      if (!next) {
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-        continue;
+  o: { input: EpisodeHelperInput; agent: Agent; user: UserSimulator; count: number; store: (b: Outcome[]) => void },
+): Promise<void> {
+  const shared = new SharedArrayBuffer(8);
+  const s = new Int32Array(shared);
+  const helpers: Helper[] = [];
+  let local: Outcome[] = [];
+  let lastStore = performance.now();
+
+  /** Commits the helpers' waiting batches with this thread's outcomes, when there is enough (or `all`). */
+  const drain = (all: boolean) => {
+    const batches: Outcome[][] = [];
+    const acks: MessagePort[] = [];
+    for (const h of helpers) {
+      const exited = h.exit !== null; // read first: an exit comes after the helper's last message
+      for (let got = receiveMessageOnPort(h.port); got; got = receiveMessageOnPort(h.port)) {
+        const m = got.message as FromHelper;
+        if (m.type === 'batch') [batches.push(m.items), acks.push(h.port)];
+        else if (m.type === 'end') h.ended = true;
+        else throw new Error(`running the episodes failed: ${m.message}`);
       }
-      const { port, m } = next;
-      if (m.type === 'batch') {
-        yield m.items;
-        port.postMessage({ type: 'ack' } satisfies ToHelper);
-      } else if (m.type === 'end') ended.add(port);
-      else if (m.type === 'error') throw new Error(`running the episodes failed: ${m.message}`);
-      else if (!ended.has(port)) throw new Error(`an episode helper thread stopped (exit code ${m.code})`);
+      if (exited && !h.ended) throw new Error(`an episode helper thread stopped: ${h.error ?? `exit code ${h.exit}`}`);
+    }
+    const due = local.length >= FLUSH_ROWS || (local.length && (all || performance.now() - lastStore >= FLUSH_MS));
+    if (!batches.length && !due) return;
+    const outcomes = local.concat(...batches);
+    local = [];
+    lastStore = performance.now();
+    o.store(outcomes);
+    for (const port of acks) port.postMessage({ type: 'ack' } satisfies ToHelper);
+  };
+
+  try {
+    for (let k = 0; k < o.count; k++) {
+      const { port1, port2 } = new MessageChannel();
+      const wire: Wire = { input: o.input, shared, port: port2 };
+      const h: Helper = {
+        port: port1,
+        worker: ctx.startHelper('runs.episodes', wire, [port2]),
+        ended: false,
+        exit: null,
+      };
+      helpers.push(h);
+      h.worker.on('error', (err) => {
+        h.error ??= err.message;
+      });
+      h.worker.on('exit', (code) => {
+        h.exit = code;
+        Atomics.add(s, POSTED, 1);
+        Atomics.notify(s, POSTED);
+      });
+    }
+    const { runId, collection } = o.input;
+    const take = sharedTake(o.input.pairs, s);
+    const out = (r: Outcome) => {
+      local.push(r);
+      drain(false);
+    };
+    // One lane: this thread's episodes are fillers between commits (the reference agent never waits).
+    await runPairs({
+      db: ctx.db,
+      take,
+      agent: o.agent,
+      user: o.user,
+      runId,
+      collection,
+      concurrency: 1,
+      signal: ctx.signal,
+      out,
+    });
+    // Every pair is taken: what this thread ran, then the helpers' last batches as they come.
+    for (;;) {
+      const seen = Atomics.load(s, POSTED);
+      drain(true);
+      if (ctx.signal.aborted || helpers.every((h) => h.ended)) return;
+      await waitAsync(s, POSTED, seen, WAIT_MS).value;
     }
   } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
     for (const h of helpers) {
       h.port.postMessage({ type: 'stop' } satisfies ToHelper);
       h.port.close();
@@ -87,12 +139,14 @@ export async function* episodesInHelpers(
 }
 
 /**
- * The helper thread's body: runs its pairs (episodes, grading, the rows to store with their JSON)
- * and posts them in batches, at most IN_FLIGHT ahead of the job's commits. The rows' content hashes
- * are left to the job's thread, which waits on its helper more than the helper waits on it.
+ * A helper thread's body: takes pairs from the shared counter, runs them (episodes, grading, the
+ * rows to store with their JSON) and posts them in batches, at most IN_FLIGHT ahead of the job's
+ * commits. The rows' content hashes are left to the job's thread (it commits, hashes and fills
+ * its spare time with episodes, so the helpers should do as little besides episodes as they can).
  */
 export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<void> {
-  const { input, port } = data as Wire;
+  const { input, shared, port } = data as Wire;
+  const s = new Int32Array(shared);
   const stop = new AbortController();
   let inFlight = 0;
   let waiting: (() => void)[] = [];
@@ -101,14 +155,22 @@ export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<
     else stop.abort();
     for (const w of waiting.splice(0)) w();
   });
+  const post = (m: FromHelper) => {
+    port.postMessage(m);
+    Atomics.add(s, POSTED, 1);
+    Atomics.notify(s, POSTED);
+  };
   let db: ReturnType<typeof openDb> | undefined;
   let batch: Outcome[] = [];
   let lastPost = performance.now();
   const send = () => {
-    port.postMessage({ type: 'batch', items: batch } satisfies FromHelper);
+    post({ type: 'batch', items: batch });
     batch = [];
     lastPost = performance.now();
     inFlight++;
+  };
+  const room = async () => {
+    while (inFlight >= IN_FLIGHT && !stop.signal.aborted) await new Promise<void>((r) => waiting.push(r));
   };
   const out = (r: Outcome): Promise<void> | undefined => {
     batch.push(r);
@@ -121,21 +183,30 @@ export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<
     if (batch.length >= FLUSH_ROWS)
       return room().then(() => (batch.length && !stop.signal.aborted ? send() : undefined));
   };
-  const room = async () => {
-    while (inFlight >= IN_FLIGHT && !stop.signal.aborted) await new Promise<void>((r) => waiting.push(r));
-  };
   try {
     db = openDb(env.workspacePath, env.nativeBinding ? { nativeBinding: env.nativeBinding } : {});
     // Keys are not needed (nor passed): helpers run the reference agent with the scripted user only.
     const { agent, user } = runParties(readHandle(db), { secrets: null, env: {} }, input.parties);
-    await runPairs({ ...input, db: readHandle(db), agent, user, hashLater: true, signal: stop.signal, out });
+    const take = sharedTake(input.pairs, s);
+    const { runId, collection, concurrency } = input;
+    await runPairs({
+      db: readHandle(db),
+      take,
+      agent,
+      user,
+      runId,
+      collection,
+      concurrency,
+      hashLater: true,
+      signal: stop.signal,
+      out,
+    });
     if (!stop.signal.aborted) {
       if (batch.length) send();
-      port.postMessage({ type: 'end' } satisfies FromHelper);
+      post({ type: 'end' });
     }
   } catch (err) {
-    if (!stop.signal.aborted)
-      port.postMessage({ type: 'error', message: (err as Error).message ?? String(err) } satisfies FromHelper);
+    if (!stop.signal.aborted) post({ type: 'error', message: (err as Error).message ?? String(err) });
   } finally {
     waiting = [];
     db?.close();

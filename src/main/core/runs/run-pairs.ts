@@ -17,14 +17,21 @@ export type Outcome = { finished: Finished } | { failed: Failed };
 /** Episodes of the reference agent never wait: give timers (cancel polling, stores, acks) a turn this often. */
 const YIELD_MS = 40;
 
+/** Hands out `pairs` in order, then undefined. */
+export function inOrder(pairs: readonly Pair[]): () => Pair | undefined {
+  let i = 0;
+  return () => pairs[i++];
+}
+
 /**
- * Runs `pairs` in order, `concurrency` episodes at a time, each in a fresh environment of its task,
- * and hands each outcome (the row to store, built here) to `out`, which may hold the lane back.
- * Returns when every pair ran or the signal fired; an episode cut short by the signal yields nothing.
+ * Runs the pairs `take` hands out (in order; threads may share one source), `concurrency` episodes at
+ * a time, each in a fresh environment of its task, and hands each outcome (the row to store, built
+ * here) to `out`, which may hold the lane back. Returns when `take` has no more pairs and every
+ * episode ended, or the signal fired; an episode cut short by the signal yields nothing.
  */
 export async function runPairs(o: {
   db: ReadDb;
-  pairs: readonly Pair[];
+  take: () => Pair | undefined;
   agent: Agent;
   user: UserSimulator;
   runId: number;
@@ -35,7 +42,7 @@ export async function runPairs(o: {
   signal: AbortSignal;
   out: (r: Outcome) => void | Promise<void>;
 }): Promise<void> {
-  const { agent, user, signal, pairs } = o;
+  const { agent, user, signal, take } = o;
   const specs = new Map<string, { spec: TaskSpec; fixtures: StoredFixture[] } | Error>();
   const load = (taskId: string) => {
     if (!specs.has(taskId))
@@ -48,11 +55,11 @@ export async function runPairs(o: {
     return specs.get(taskId)!;
   };
 
-  let next = 0;
   let lastYield = performance.now();
   const lane = async () => {
-    while (!signal.aborted && next < pairs.length) {
-      const p = pairs[next++]!;
+    for (;;) {
+      const p = signal.aborted ? undefined : take();
+      if (!p) return;
       const task = load(p.taskId);
       let e: Episode | undefined;
       let outcome: Outcome | undefined;
@@ -84,5 +91,5 @@ export async function runPairs(o: {
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(o.concurrency, pairs.length) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, lane));
 }

@@ -6,9 +6,9 @@ import { JobCancelled, type JobContext, type JobDefinition } from '../jobs/job-d
 import { runsWriter } from '../trajectories/runs.repo';
 import { supersession } from '../trajectories/supersede';
 import { trajectoriesWriter } from '../trajectories/trajectories-writer.repo';
-import { episodesInHelpers } from './episode-helper';
+import { runSharing } from './episode-helper';
 import { withContentHash } from './episode-row';
-import { type Outcome, type Pair, runPairs } from './run-pairs';
+import { inOrder, type Outcome, type Pair, runPairs } from './run-pairs';
 import { runParties, type RunUserChoice } from './run-parties';
 import { agentRunsRepo, agentRunsWriter } from './run.repo';
 
@@ -35,7 +35,7 @@ const FLUSH_ROWS = 256;
 const FLUSH_MS = 100;
 /** …and a pair that finished alone is stored this soon (model runs: "as it finishes"). */
 const STORE_DELAY_MS = 20;
-/** Helper threads of a reference-agent run, at most (one core stays with the commits). */
+/** Helper threads of a reference-agent run, at most (the job's thread is one more). */
 const MAX_HELPERS = 4;
 
 type Counters = { done: number; graded: number; passed: number; errors: number; tokens: number };
@@ -47,7 +47,8 @@ const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : '�
  * A run: every task × trial pair not yet stored, `concurrency` episodes at a time, each in a fresh
  * environment of its task, graded, and committed with the run's counters shortly after it ends.
  * The reference agent (with the scripted user: nothing waits on the network, so its episodes are
- * pure CPU) runs in helper threads while this thread only commits; model runs run here.
+ * pure CPU) runs on every core: helper threads and this thread, which commits and fills the time in
+ * between with episodes (runSharing); model runs run here alone.
  * Killed at any point, a resumed job reads which pairs are stored and runs the others (and those
  * whose stored run errored, replacing them). A cancel aborts model calls at once; what finished
  * but was not yet committed is run again on resume.
@@ -70,11 +71,10 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
     const store = (outcomes: Outcome[]) => commit(ctx, input, runId, outcomes, s, total);
 
     if (agent.kind === 'reference' && user.kind === 'scripted') {
-      const count = helperCount(pending.length);
       const parties = { agent: input.agent, user: input.user, maxAttempts: input.maxAttempts };
       const { collection, concurrency } = input;
       const helperInput = { parties, runId, collection, pairs: pending, concurrency };
-      for await (const outcomes of episodesInHelpers(ctx, helperInput, count)) store(outcomes);
+      await runSharing(ctx, { input: helperInput, agent, user, count: helperCount(pending.length), store });
       if (ctx.signal.aborted) throw new JobCancelled();
     } else await runHere(ctx, input, { runId, pending, agent, user, store });
 
@@ -99,9 +99,8 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
 };
 
 /**
- * Helper threads for `pairs` reference episodes: one core per helper with one left for the commits
- * (on 2 cores, one helper: a second one costs more CPU per trajectory than it gains), and no more
- * helpers than batches.
+ * Helper threads for `pairs` reference episodes: one per core besides the job's thread (which
+ * commits and runs episodes in between), at least one, and no more than there are batches.
  */
 const helperCount = (pairs: number) =>
   Math.max(1, Math.min(MAX_HELPERS, availableParallelism() - 1, Math.ceil(pairs / FLUSH_ROWS)));
@@ -137,7 +136,7 @@ async function runHere(
   };
   const { runId, pending: pairs, agent, user } = o;
   const { collection, concurrency } = input;
-  await runPairs({ db: ctx.db, pairs, agent, user, runId, collection, concurrency, signal, out });
+  await runPairs({ db: ctx.db, take: inOrder(pairs), agent, user, runId, collection, concurrency, signal, out });
   clearTimeout(timer);
   if (fatal) throw fatal;
   if (ctx.signal.aborted) throw new JobCancelled();
