@@ -67,12 +67,16 @@ describe('episodes in helper threads', { timeout: 180_000 }, () => {
     },
     user: scriptedUser(),
   };
-  /** Every outcome, and how many came from the helpers (their rows arrive unhashed: hashLater). */
+  /** Every outcome, and how many came from the helpers (their rows arrive as bytes, unhashed). */
   const all = async (pairs: Pair[], count: number) => {
     const out: Outcome[] = [];
     let fromHelpers = 0;
     const store = (b: Outcome[]) => {
-      for (const o of b) if ('finished' in o && o.finished.row.contentHash === '') fromHelpers++;
+      for (const o of b)
+        if ('finished' in o && o.finished.row.contentHash === '') {
+          expect(Buffer.isBuffer(o.finished.row.trajectoryJson)).toBe(true);
+          fromHelpers++;
+        }
       out.push(...b);
     };
     await runSharing(context(), { input: input(pairs), ...parties, count, store });
@@ -82,7 +86,9 @@ describe('episodes in helper threads', { timeout: 180_000 }, () => {
   const essence = (o: Outcome) => {
     if (!('finished' in o)) throw new Error(`${o.failed.taskId}/${o.failed.trial}: ${o.failed.message}`);
     const r = withContentHash(o.finished.row);
-    const j = JSON.parse(r.trajectoryJson!);
+    const json = r.trajectoryJson!;
+    const text = typeof json === 'string' ? json : Buffer.from(json).toString('utf8');
+    const j = JSON.parse(text);
     return {
       task: r.taskId,
       trial: r.trial,
@@ -91,7 +97,7 @@ describe('episodes in helper threads', { timeout: 180_000 }, () => {
       applied: j.metadata.agent.perturbations_applied,
       calls: j.dispatches.map((d: { tool: string; args: unknown; body: unknown }) => [d.tool, d.args, d.body]),
       audits: j.audits.length,
-      hash: r.contentHash === contentHashOf(r.trajectoryJson!),
+      hash: r.contentHash === contentHashOf(text),
     };
   };
   const byPair = (os: Outcome[]) =>

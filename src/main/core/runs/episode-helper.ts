@@ -69,8 +69,16 @@ export async function runSharing(
       const exited = h.exit !== null; // read first: an exit comes after the helper's last message
       for (let got = receiveMessageOnPort(h.port); got; got = receiveMessageOnPort(h.port)) {
         const m = got.message as FromHelper;
-        if (m.type === 'batch') [batches.push(m.items), acks.push(h.port)];
-        else if (m.type === 'end') h.ended = true;
+        if (m.type === 'batch') {
+          // Transferred bytes arrive as Uint8Arrays: Buffers again (a view, no copy) for SQLite.
+          for (const o of m.items)
+            if ('finished' in o && o.finished.row.trajectoryJson instanceof Uint8Array) {
+              const b = o.finished.row.trajectoryJson;
+              o.finished.row.trajectoryJson = Buffer.from(b.buffer, b.byteOffset, b.length);
+            }
+          batches.push(m.items);
+          acks.push(h.port);
+        } else if (m.type === 'end') h.ended = true;
         else throw new Error(`running the episodes failed: ${m.message}`);
       }
       if (exited && !h.ended) throw new Error(`an episode helper thread stopped: ${h.error ?? `exit code ${h.exit}`}`);
@@ -140,9 +148,8 @@ export async function runSharing(
 
 /**
  * A helper thread's body: takes pairs from the shared counter, runs them (episodes, grading, the
- * rows to store with their JSON) and posts them in batches, at most IN_FLIGHT ahead of the job's
- * commits. The rows' content hashes are left to the job's thread (it commits, hashes and fills
- * its spare time with episodes, so the helpers should do as little besides episodes as they can).
+ * rows to store with their JSON as UTF-8 bytes) and posts them in batches, at most IN_FLIGHT ahead
+ * of the job's commits; the job's thread hashes the bytes and binds them as they are.
  */
 export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<void> {
   const { input, shared, port } = data as Wire;
@@ -155,8 +162,8 @@ export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<
     else stop.abort();
     for (const w of waiting.splice(0)) w();
   });
-  const post = (m: FromHelper) => {
-    port.postMessage(m);
+  const post = (m: FromHelper, transfer: ArrayBuffer[] = []) => {
+    port.postMessage(m, transfer);
     Atomics.add(s, POSTED, 1);
     Atomics.notify(s, POSTED);
   };
@@ -164,7 +171,12 @@ export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<
   let batch: Outcome[] = [];
   let lastPost = performance.now();
   const send = () => {
-    post({ type: 'batch', items: batch });
+    // Each row's JSON bytes are memory of their own (TextEncoder): transferred, not copied.
+    const bytes = batch.flatMap((o) => {
+      const json = 'finished' in o ? o.finished.row.trajectoryJson : null;
+      return json instanceof Uint8Array ? [json.buffer as ArrayBuffer] : [];
+    });
+    post({ type: 'batch', items: batch }, bytes);
     batch = [];
     lastPost = performance.now();
     inFlight++;
@@ -197,7 +209,7 @@ export async function episodeHelperMain(data: unknown, env: HelperEnv): Promise<
       runId,
       collection,
       concurrency,
-      hashLater: true,
+      forTransfer: true,
       signal: stop.signal,
       out,
     });

@@ -37,8 +37,8 @@ export async function runPairs(o: {
   runId: number;
   collection: string;
   concurrency: number;
-  /** Leave each row's content hash to the committing thread (episodeRow's hashLater). */
-  hashLater?: boolean;
+  /** Rows for another thread to commit (episodeRow's forTransfer). */
+  forTransfer?: boolean;
   signal: AbortSignal;
   out: (r: Outcome) => void | Promise<void>;
 }): Promise<void> {
@@ -77,7 +77,7 @@ export async function runPairs(o: {
           collection: o.collection,
           trial: p.trial,
           agentLabel: agent.label,
-          hashLater: o.hashLater ?? false,
+          forTransfer: o.forTransfer ?? false,
         });
         const passed = e.stop !== 'error' && e.grade.passed;
         const errored = e.stop === 'error';
