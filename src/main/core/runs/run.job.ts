@@ -103,9 +103,7 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
  * commits and runs episodes in between), at least one, and no more than there are batches.
  */
 const helperCount = (pairs: number) =>
-  process.env.RUN_HELPERS_TMP !== undefined
-    ? Number(process.env.RUN_HELPERS_TMP)
-    : Math.max(1, Math.min(MAX_HELPERS, availableParallelism() - 1, Math.ceil(pairs / FLUSH_ROWS)));
+  Math.max(1, Math.min(MAX_HELPERS, availableParallelism() - 1, Math.ceil(pairs / FLUSH_ROWS)));
 
 /** A model run in this thread: episodes wait on the network; each outcome is stored shortly after it ends. */
 async function runHere(
