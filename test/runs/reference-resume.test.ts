@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -88,7 +89,8 @@ describe('a reference-agent run killed midway', { timeout: 300_000 }, () => {
       const again = await ended(cli(run('whole')));
       expect(again.code, again.err).toBe(0);
       const twice = query<{ n: number }>(
-        'SELECT count(*) AS n FROM (SELECT 1 FROM trajectories GROUP BY collection, task_id, trial HAVING count(*) > 1)',
+        'SELECT count(*) AS n FROM ' +
+          '(SELECT 1 FROM trajectories GROUP BY collection, task_id, trial HAVING count(*) > 1)',
       );
       expect(twice[0]!.n).toBe(0);
       const scores = (collection: string) =>
@@ -102,6 +104,16 @@ describe('a reference-agent run killed midway', { timeout: 300_000 }, () => {
       expect(killed.size).toBe(2000);
       expect(killed).toEqual(scores('whole'));
       expect(query<{ n: number }>('SELECT count(*) AS n FROM trajectory_bodies')[0]!.n).toBe(4000);
+      // Bodies (most written from a helper's bytes) are TEXT whose sha256 is the row's content hash.
+      const bodies = query<{ hash: string; json: string; type: string }>(
+        'SELECT t.content_hash AS hash, b.trajectory AS json, typeof(b.trajectory) AS type ' +
+          'FROM trajectories t JOIN trajectory_bodies b ON b.trajectory_id = t.id WHERE t.id % 10 = 0',
+      );
+      expect(bodies).toHaveLength(400);
+      for (const b of bodies) {
+        expect(b.type).toBe('text');
+        expect(createHash('sha256').update(b.json).digest('hex')).toBe(b.hash);
+      }
     },
   );
 });
