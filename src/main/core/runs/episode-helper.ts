@@ -22,11 +22,18 @@ type Helper = { port: MessagePort; worker: Worker; ended: boolean; exit: number 
 /** Shared counters: the next pair to take (every thread takes from it); messages posted by the helpers. */
 const NEXT = 0;
 const POSTED = 1;
-/** Batches of this many outcomes, or whatever finished this long after the last one (progress)… */
+/** A helper posts this many outcomes, or whatever finished this long after its last post… */
 const FLUSH_ROWS = 256;
 const FLUSH_MS = 100;
-/** …and a helper runs at most this many batches ahead of the commits (memory: ~30 kB per row). */
-const IN_FLIGHT = 2;
+/** …and runs at most this many posts ahead of the commits (memory: ~25 kB per row). */
+const IN_FLIGHT = 4;
+/**
+ * The job thread commits once this many outcomes wait (its own and the helpers'), or whatever waits
+ * this long after its last commit: every commit also settles the curation statistics of the
+ * batch's tasks (all of a run's tasks, trial by trial), so fewer, fuller commits cost less.
+ */
+const COMMIT_ROWS = 256;
+const COMMIT_MS = 250;
 /** How long the job waits for a helper's message before it looks again at exits and the cancel. */
 const WAIT_MS = 250;
 
@@ -58,13 +65,13 @@ export async function runSharing(
   const shared = new SharedArrayBuffer(8);
   const s = new Int32Array(shared);
   const helpers: Helper[] = [];
-  let local: Outcome[] = [];
+  /** Outcomes not committed yet (this thread's and the helpers'), and the helpers to acknowledge after. */
+  let waiting: Outcome[] = [];
+  let acks: MessagePort[] = [];
   let lastStore = performance.now();
 
-  /** Commits the helpers' waiting batches with this thread's outcomes, when there is enough (or `all`). */
+  /** Takes the helpers' posts; commits what waits when there is enough, it waited long enough, or `all`. */
   const drain = (all: boolean) => {
-    const batches: Outcome[][] = [];
-    const acks: MessagePort[] = [];
     for (const h of helpers) {
       const exited = h.exit !== null; // read first: an exit comes after the helper's last message
       for (let got = receiveMessageOnPort(h.port); got; got = receiveMessageOnPort(h.port)) {
@@ -76,20 +83,21 @@ export async function runSharing(
               const b = o.finished.row.trajectoryJson;
               o.finished.row.trajectoryJson = Buffer.from(b.buffer, b.byteOffset, b.length);
             }
-          batches.push(m.items);
+          for (const x of m.items) waiting.push(x);
           acks.push(h.port);
         } else if (m.type === 'end') h.ended = true;
         else throw new Error(`running the episodes failed: ${m.message}`);
       }
       if (exited && !h.ended) throw new Error(`an episode helper thread stopped: ${h.error ?? `exit code ${h.exit}`}`);
     }
-    const due = local.length >= FLUSH_ROWS || (local.length && (all || performance.now() - lastStore >= FLUSH_MS));
-    if (!batches.length && !due) return;
-    const outcomes = local.concat(...batches);
-    local = [];
+    const n = waiting.length;
+    if (n < COMMIT_ROWS && !(n && (all || performance.now() - lastStore >= COMMIT_MS))) return;
+    const outcomes = waiting;
+    const told = acks;
+    [waiting, acks] = [[], []];
     lastStore = performance.now();
     o.store(outcomes);
-    for (const port of acks) port.postMessage({ type: 'ack' } satisfies ToHelper);
+    for (const port of told) port.postMessage({ type: 'ack' } satisfies ToHelper);
   };
 
   try {
@@ -115,7 +123,7 @@ export async function runSharing(
     const { runId, collection } = o.input;
     const take = sharedTake(o.input.pairs, s);
     const out = (r: Outcome) => {
-      local.push(r);
+      waiting.push(r);
       drain(false);
     };
     // One lane: this thread's episodes are fillers between commits (the reference agent never waits).
