@@ -17,6 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import esbuild from 'esbuild';
 import { runEpisode } from '../src/main/core/agents/agent-loop';
@@ -59,6 +60,42 @@ function bundleWorkerAt(ref: string): string {
   const tar = execFileSync('git', ['archive', ref, 'src'], { cwd: REPO_ROOT, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   return bundleWorker(dir, 'runs-job-worker-before.js');
+}
+
+/**
+ * CPU time per thread of this process while `work` runs (Linux: /proc/self/task, sampled every 50 ms,
+ * since a worker thread's entry goes when it exits): the busiest thread's CPU (and all CPU over the
+ * cores) bound the wall time the job could take on idle cores, which this shared machine lacks.
+ */
+async function threadCpu<T>(work: Promise<T>): Promise<{ result: T; busiest: number; threads: number }> {
+  const TICK = 100; // USER_HZ on Linux
+  const seen = new Map<string, number>();
+  const base = new Map<string, number>();
+  const sample = (into: Map<string, number>) => {
+    let tids: string[];
+    try {
+      tids = fs.readdirSync('/proc/self/task');
+    } catch {
+      return;
+    }
+    for (const tid of tids)
+      try {
+        const f = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        into.set(tid, (Number(f[11]) + Number(f[12])) / TICK); // utime, stime (fields 14, 15)
+      } catch {
+        // the thread ended meanwhile
+      }
+  };
+  sample(base);
+  const timer = setInterval(() => sample(seen), 50);
+  try {
+    const result = await work;
+    sample(seen);
+    const used = [...seen].map(([tid, s]) => s - (base.get(tid) ?? 0)).filter((s) => s > 0.05);
+    return { result, busiest: Math.max(0, ...used), threads: used.length };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 async function main() {
@@ -116,17 +153,21 @@ async function main() {
         const core = cores[n]!;
         const t0 = performance.now();
         const c0 = process.cpuUsage(); // this process: the job's worker thread included
-        const started = await core.dispatch('runs.start', {
-          agent: { kind: 'reference', ...(perturbations ? { perturbations } : {}) },
-          trials: TRIALS,
-          concurrency: 4,
-        });
-        if (!started.ok) throw new Error(started.error.message);
-        const jobId = (started.data as { jobId: string }).jobId;
-        const done = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+        const job0 = async () => {
+          const started = await core.dispatch('runs.start', {
+            agent: { kind: 'reference', ...(perturbations ? { perturbations } : {}) },
+            trials: TRIALS,
+            concurrency: 4,
+          });
+          if (!started.ok) throw new Error(started.error.message);
+          const jobId = (started.data as { jobId: string }).jobId;
+          return core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
+        };
+        const { result: done, busiest, threads } = await threadCpu(job0());
         const elapsed = performance.now() - t0;
         const cpu = process.cpuUsage(c0);
-        const perCpuSec = (r0: number) => r0 / ((cpu.user + cpu.system) / 1e6);
+        const cpuSec = (cpu.user + cpu.system) / 1e6;
+        const perCpuSec = (r0: number) => r0 / cpuSec;
         if (!done.ok) throw new Error(done.error.message);
         const job = done.data as { state: string; error: string | null; result: RunResult };
         if (job.state !== 'done') throw new Error(`run ${job.state}: ${job.error}`);
@@ -135,7 +176,9 @@ async function main() {
         rows.push([
           `runs.start job, ${name}${v.label} (${r.stored.toLocaleString('en-US')} stored, ` +
             `pass rate ${(100 * r.pass_rate).toFixed(1)}%, mean score ${(r.mean_score ?? 0).toFixed(4)})`,
-          `${rate(perSec)} (${rate(perCpuSec(r.stored))} CPU)`,
+          `${rate(perSec)} (${rate(perCpuSec(r.stored))} CPU; idle cores ≤ ` +
+            `${busiest ? rate(r.stored / Math.max(busiest, cpuSec / os.availableParallelism())) : '–'}, ` +
+            `${threads} threads)`,
           ms(elapsed),
           ratio(grading.callsPerSec / perSec),
         ]);
@@ -156,6 +199,10 @@ async function main() {
   }
   console.log(`\n${table(['what', 'trajectories/s (per CPU-second)', 'median / total', 'cost vs grading'], rows)}`);
   console.log('per CPU-second: trajectories over the CPU time of this process (all threads) — steadier under load');
+  console.log(
+    'idle cores: trajectories over max(CPU time of the busiest thread, all CPU time / cores) (Linux): the rate ' +
+      'the job could reach on cores of its own, at most',
+  );
   emit({
     bench: BENCH,
     name: 'grading a reference trajectory (baseline)',

@@ -34,9 +34,12 @@ export type JobContext = {
 
 /** What a helper thread's body gets besides its data: where the workspace is, to open its own connection. */
 export type HelperEnv = { workspacePath: string; nativeBinding?: string };
-export type HelperName = 'trajectories.parse';
-/** A helper thread's body: synchronous like a job's; it ends when the function returns. */
-export type JobHelper = (data: unknown, env: HelperEnv) => void;
+export type HelperName = 'trajectories.parse' | 'runs.episodes';
+/**
+ * A helper thread's body; it ends when the function returns (or its promise settles and nothing
+ * is left on its event loop). An async body must catch its own errors and report them to the job.
+ */
+export type JobHelper = (data: unknown, env: HelperEnv) => void | Promise<void>;
 
 /**
  * A job's body. `I` is what its start handler resolved (a resumed job re-reads it from the row);

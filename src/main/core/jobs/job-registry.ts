@@ -8,6 +8,7 @@ import { clawEvalExportJob, rlExportJob, sftExportJob } from '../export/workspac
 import { runJob } from '../runs/run.job';
 import type { HelperName, JobDefinition, JobHelper } from './job-definition';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
+import { episodeHelperMain } from '../runs/episode-helper';
 
 /** Job procedures that have a body (jobs.resume restarts another job's body). */
 export type JobName = Exclude<
@@ -33,4 +34,5 @@ export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]
 /** Helper thread bodies a job may start (JobContext.startHelper); they run in the job workers' entry. */
 export const JOB_HELPERS: Record<HelperName, JobHelper> = {
   'trajectories.parse': parseHelperMain,
+  'runs.episodes': episodeHelperMain,
 };

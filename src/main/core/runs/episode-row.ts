@@ -27,14 +27,21 @@ export function trajectoryJson(t: Episode['trajectory']): string {
   return head.replace(dumps(TOOLS), () => tools).replace(dumps(SYSTEM), () => system);
 }
 
+/** The stored content hash of a run trajectory: sha256 of its JSON (the UTF-8 bytes of the text). */
+export const contentHashOf = (json: string | Uint8Array) => hash('sha256', json, 'hex');
+const utf8 = new TextEncoder();
+
 /**
  * A finished episode as the row and body stored for it (built outside the write transaction).
  * The Trajectory is written with the Python-aware writer (2.0 stays 2.0). An episode that ended in
  * a model error after retries is stored invalid and ungraded, with its error: a resume re-runs it.
+ * `forTransfer` (a helper thread's row): the JSON as UTF-8 bytes, to be transferred to the committing
+ * thread rather than copied twice as a string (a run's JSON holds non-Latin-1 text: 2 bytes a char),
+ * its contentHash left '' for that thread to fill in (withContentHash).
  */
 export function episodeRow(
   e: Episode,
-  o: { runId: number; collection: string; trial: number; agentLabel: string },
+  o: { runId: number; collection: string; trial: number; agentLabel: string; forTransfer?: boolean },
 ): PreparedRow {
   const t = e.trajectory;
   const json = trajectoryJson(t);
@@ -42,7 +49,7 @@ export function episodeRow(
   return {
     taskId: t.task_id,
     traceId: t.trace?.trace_id ?? t.trajectory_id,
-    contentHash: hash('sha256', json, 'hex'),
+    contentHash: o.forTransfer ? '' : contentHashOf(json),
     model: t.model,
     agent: o.agentLabel,
     source: 'run',
@@ -65,7 +72,13 @@ export function episodeRow(
     contextId: null,
     file: null,
     line: null,
-    trajectoryJson: json,
+    trajectoryJson: o.forTransfer ? utf8.encode(json) : json,
     searchText: indexForSearch(t),
   };
+}
+
+/** A row of episodeRow(…, { forTransfer: true }) with its content hash. */
+export function withContentHash(row: PreparedRow): PreparedRow {
+  if (!row.contentHash) row.contentHash = contentHashOf(row.trajectoryJson ?? '');
+  return row;
 }

@@ -1,15 +1,14 @@
 import type { RunResult } from '../../../shared/contract/entities/run';
 import type { RunAgent } from '../../../shared/contract/runs.contract';
-import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import { type Episode, runEpisode } from '../agents/agent-loop';
+import { availableParallelism } from 'node:os';
+import type { Agent, UserSimulator } from '../agents/agent-types';
 import { JobCancelled, type JobContext, type JobDefinition } from '../jobs/job-definition';
-import { storedTaskSpec, type StoredFixture } from '../tasks/task-spec-of';
-import { tasksRepo } from '../tasks/tasks.repo';
 import { runsWriter } from '../trajectories/runs.repo';
 import { supersession } from '../trajectories/supersede';
 import { trajectoriesWriter } from '../trajectories/trajectories-writer.repo';
-import type { PreparedRow } from '../trajectories/import/prepare';
-import { episodeRow } from './episode-row';
+import { runSharing } from './episode-helper';
+import { withContentHash } from './episode-row';
+import { inOrder, type Outcome, type Pair, runPairs } from './run-pairs';
 import { runParties, type RunUserChoice } from './run-parties';
 import { agentRunsRepo, agentRunsWriter } from './run.repo';
 
@@ -34,18 +33,12 @@ const TABLES = ['trajectories', 'runs'];
 /** A batch commits at this many finished pairs, or this long after the last one… */
 const FLUSH_ROWS = 256;
 const FLUSH_MS = 100;
-/**
- * …and a pair that finished alone is stored this soon (model runs: "as it finishes"). The reference
- * agent ends an episode every millisecond or so: its pairs wait for a full batch, since every commit
- * also recomputes the curation statistics of the batch's tasks (a 20 ms delay made batches of ~40).
- */
+/** …and a pair that finished alone is stored this soon (model runs: "as it finishes"). */
 const STORE_DELAY_MS = 20;
-/** Episodes of the reference agent never wait: give timers (cancel polling, stores) a turn this often. */
-const YIELD_MS = 40;
+/** Helper threads of a reference-agent run, at most (the job's thread is one more). */
+const MAX_HELPERS = 4;
 
-type Pair = { taskId: string; trial: number };
-type Finished = { row: PreparedRow; replaces: number | null; passed: boolean; errored: boolean; tokens: number };
-type Failed = Pair & { message: string };
+type Counters = { done: number; graded: number; passed: number; errors: number; tokens: number };
 
 const key = (taskId: string, trial: number) => `${taskId}\u0000${trial}`;
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : '–');
@@ -53,6 +46,9 @@ const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : '�
 /**
  * A run: every task × trial pair not yet stored, `concurrency` episodes at a time, each in a fresh
  * environment of its task, graded, and committed with the run's counters shortly after it ends.
+ * The reference agent (with the scripted user: nothing waits on the network, so its episodes are
+ * pure CPU) runs on every core: helper threads and this thread, which commits and fills the time in
+ * between with episodes (runSharing); model runs run here alone.
  * Killed at any point, a resumed job reads which pairs are stored and runs the others (and those
  * whose stored run errored, replacing them). A cancel aborts model calls at once; what finished
  * but was not yet committed is run again on resume.
@@ -64,90 +60,23 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
     const { runId, have } = startRun(ctx, input);
     const pending: Pair[] = [];
     for (let trial = 0; trial < input.trials; trial++)
-      for (const taskId of input.taskIds)
-        if (have.get(key(taskId, trial))?.valid !== 1) pending.push({ taskId, trial });
+      for (const taskId of input.taskIds) {
+        const prev = have.get(key(taskId, trial));
+        if (prev?.valid !== 1) pending.push({ taskId, trial, replaces: prev ? prev.id : null });
+      }
     const { agent, user } = runParties(ctx.db, ctx.keys, input);
-    const storeDelay = agent.kind === 'reference' ? FLUSH_MS : STORE_DELAY_MS;
     const t0 = agentRunsRepo(ctx.db).tally(runId);
-    const s = { done: total - pending.length, graded: t0.graded, passed: t0.passed, errors: t0.errors, tokens: 0 };
-    s.tokens = t0.tokens;
+    const { graded, passed, errors, tokens } = t0;
+    const s: Counters = { done: total - pending.length, graded, passed, errors, tokens };
+    const store = (outcomes: Outcome[]) => commit(ctx, input, runId, outcomes, s, total);
 
-    const specs = new Map<string, { spec: TaskSpec; fixtures: StoredFixture[] } | Error>();
-    const load = (taskId: string) => {
-      if (!specs.has(taskId))
-        try {
-          const { spec, fixtures } = storedTaskSpec(tasksRepo(ctx.db), taskId);
-          specs.set(taskId, { spec, fixtures });
-        } catch (err) {
-          specs.set(taskId, err as Error);
-        }
-      return specs.get(taskId)!;
-    };
-
-    const finished: Finished[] = [];
-    const failed: Failed[] = [];
-    let fatal: unknown;
-    let timer: NodeJS.Timeout | undefined;
-    let lastFlush = performance.now();
-    const stop = new AbortController();
-    const signal = AbortSignal.any([ctx.signal, stop.signal]);
-    const flush = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      lastFlush = performance.now();
-      if (!finished.length && !failed.length) return;
-      const batch = finished.splice(0);
-      const issues = failed.splice(0);
-      try {
-        commit(ctx, input, runId, batch, issues, s, total);
-      } catch (err) {
-        fatal ??= err;
-        stop.abort(err);
-      }
-    };
-    const after = () => {
-      if (finished.length + failed.length >= FLUSH_ROWS || performance.now() - lastFlush >= FLUSH_MS) flush();
-      else timer ??= setTimeout(flush, storeDelay);
-    };
-
-    let next = 0;
-    let lastYield = performance.now();
-    const lane = async () => {
-      while (!signal.aborted && next < pending.length) {
-        const p = pending[next++]!;
-        const task = load(p.taskId);
-        let e: Episode | undefined;
-        try {
-          if (task instanceof Error) throw task;
-          e = await runEpisode({ ...task, agent, user, trial: p.trial, signal });
-        } catch (err) {
-          if (signal.aborted) return;
-          failed.push({ ...p, message: `the episode could not run: ${(err as Error).message}` });
-        }
-        if (e) {
-          const row = episodeRow(e, { runId, collection: input.collection, trial: p.trial, agentLabel: agent.label });
-          const prev = have.get(key(p.taskId, p.trial));
-          finished.push({
-            row,
-            replaces: prev ? prev.id : null,
-            passed: e.stop !== 'error' && e.grade.passed,
-            errored: e.stop === 'error',
-            tokens: row.tokens ?? 0,
-          });
-        }
-        after();
-        if (performance.now() - lastYield > YIELD_MS) {
-          await new Promise((r) => setImmediate(r));
-          lastYield = performance.now();
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(input.concurrency, pending.length) }, lane));
-    clearTimeout(timer);
-    if (fatal) throw fatal;
-    if (ctx.signal.aborted) throw new JobCancelled();
-    flush();
-    if (fatal) throw fatal;
+    if (agent.kind === 'reference' && user.kind === 'scripted') {
+      const parties = { agent: input.agent, user: input.user, maxAttempts: input.maxAttempts };
+      const { collection, concurrency } = input;
+      const helperInput = { parties, runId, collection, pairs: pending, concurrency };
+      await runSharing(ctx, { input: helperInput, agent, user, count: helperCount(pending.length), store });
+      if (ctx.signal.aborted) throw new JobCancelled();
+    } else await runHere(ctx, input, { runId, pending, agent, user, store });
 
     ctx.commitBatch((db) => agentRunsWriter(db).finish(runId, 'done', ctx.now()), total, progress(s, total), TABLES);
     const t = agentRunsRepo(ctx.db).tally(runId);
@@ -169,7 +98,53 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
   },
 };
 
-function progress(s: { done: number; graded: number; passed: number; errors: number; tokens: number }, total: number) {
+/**
+ * Helper threads for `pairs` reference episodes: one per core besides the job's thread (which
+ * commits and runs episodes in between), at least one, and no more than there are batches.
+ */
+const helperCount = (pairs: number) =>
+  Math.max(1, Math.min(MAX_HELPERS, availableParallelism() - 1, Math.ceil(pairs / FLUSH_ROWS)));
+
+/** A model run in this thread: episodes wait on the network; each outcome is stored shortly after it ends. */
+async function runHere(
+  ctx: JobContext,
+  input: RunJobInput,
+  o: { runId: number; pending: Pair[]; agent: Agent; user: UserSimulator; store: (b: Outcome[]) => void },
+) {
+  const outcomes: Outcome[] = [];
+  let fatal: unknown;
+  let timer: NodeJS.Timeout | undefined;
+  let lastFlush = performance.now();
+  const stop = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, stop.signal]);
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    lastFlush = performance.now();
+    if (!outcomes.length) return;
+    try {
+      o.store(outcomes.splice(0));
+    } catch (err) {
+      fatal ??= err;
+      stop.abort(err);
+    }
+  };
+  const out = (r: Outcome) => {
+    outcomes.push(r);
+    if (outcomes.length >= FLUSH_ROWS || performance.now() - lastFlush >= FLUSH_MS) flush();
+    else timer ??= setTimeout(flush, STORE_DELAY_MS);
+  };
+  const { runId, pending: pairs, agent, user } = o;
+  const { collection, concurrency } = input;
+  await runPairs({ db: ctx.db, take: inOrder(pairs), agent, user, runId, collection, concurrency, signal, out });
+  clearTimeout(timer);
+  if (fatal) throw fatal;
+  if (ctx.signal.aborted) throw new JobCancelled();
+  flush();
+  if (fatal) throw fatal;
+}
+
+function progress(s: Counters, total: number) {
   return (
     `${s.done} of ${total} trajectories; pass rate ${pct(s.passed, s.graded)} (${s.passed} of ${s.graded}), ` +
     `${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.tokens.toLocaleString('en-US')} tokens`
@@ -216,15 +191,10 @@ function startRun(ctx: JobContext, input: RunJobInput) {
 }
 
 /** One batch: finished pairs (an errored earlier row of the pair replaced), failed pairs as issues, counters. */
-function commit(
-  ctx: JobContext,
-  input: RunJobInput,
-  runId: number,
-  batch: Finished[],
-  issues: Failed[],
-  s: { done: number; graded: number; passed: number; errors: number; tokens: number },
-  total: number,
-) {
+function commit(ctx: JobContext, input: RunJobInput, runId: number, outcomes: Outcome[], s: Counters, total: number) {
+  const batch = outcomes.flatMap((o) => ('finished' in o ? [o.finished] : []));
+  for (const f of batch) withContentHash(f.row); // outside the write lock
+  const issues = outcomes.flatMap((o) => ('failed' in o ? [o.failed] : []));
   const replaced = batch.flatMap((f) => (f.replaces === null ? [] : [f.replaces]));
   const next = { ...s };
   next.done += batch.length + issues.length;

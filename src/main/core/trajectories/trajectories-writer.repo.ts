@@ -84,8 +84,9 @@ export function trajectoriesWriter(db: WriteDb) {
     const id = Number(res.lastInsertRowid);
     prepareCached(
       db,
+      // CAST: a trajectory given as UTF-8 bytes is stored as TEXT, byte for byte (the database is UTF-8).
       'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ' +
-        '?, ?, ?, ?, ?, ?)',
+        '?, ?, ?, ?, CAST(? AS TEXT), ?)',
     ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
     return { id, duplicate: false, trial };
   };

@@ -41,8 +41,11 @@ export type PreparedRow = {
   /** Where the record was read. */
   file: string | null;
   line: number | null;
-  /** The Trajectory JSON when it is not read from raw (runs, edits). */
-  trajectoryJson: string | null;
+  /**
+   * The Trajectory JSON when it is not read from raw (runs, edits); as UTF-8 bytes when a helper
+   * thread handed it over (transferred, not copied), stored as the same TEXT.
+   */
+  trajectoryJson: string | Uint8Array | null;
   searchText: string;
 };
 
