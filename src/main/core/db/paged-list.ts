@@ -89,10 +89,13 @@ export function pagedValues(
   const col = t.columns[field];
   if (!col) throw new Error(`no column ${field}`);
   const where = compileWhere(q, t.columns, t.search, field);
-  const grouped = prepareCached(
-    db,
-    `SELECT ${col.sql} AS v, count(*) AS n FROM ${t.table} ${where.sql} GROUP BY ${col.sql}`,
-  ).all(...where.params) as { v: string | number | null; n: number }[];
+  const v = col.via;
+  // A lookup column: rows counted per key (an index walk), then the column read once per key.
+  const sql = v
+    ? `SELECT l.${v.column} AS v, sum(g.n) AS n FROM (SELECT ${v.key} AS k, count(*) AS n FROM ${t.table} ` +
+      `${where.sql} GROUP BY ${v.key}) g LEFT JOIN ${v.table} l ON l.${v.key} = g.k GROUP BY 1`
+    : `SELECT ${col.sql} AS v, count(*) AS n FROM ${t.table} ${where.sql} GROUP BY ${col.sql}`;
+  const grouped = prepareCached(db, sql).all(...where.params) as { v: string | number | null; n: number }[];
   const counts = new Map<string | number, number>();
   const add = (v: string | number, n: number) => counts.set(v, (counts.get(v) ?? 0) + n);
   for (const { v, n } of grouped) {

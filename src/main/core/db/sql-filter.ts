@@ -13,8 +13,16 @@ export type ColumnKind = 'text' | 'number' | 'list';
  */
 export type ColumnMap = Record<
   string,
-  { sql: string; kind: ColumnKind; selective?: boolean; order?: readonly string[] }
+  { sql: string; kind: ColumnKind; selective?: boolean; order?: readonly string[]; via?: Lookup }
 >;
+/**
+ * A column kept in another table, one row per value of `key` (the trajectories grid's bucket is its
+ * task's, in curation_tasks): `sql` reads it for a row (a correlated subquery: the page's rows and
+ * sorts), filters test the key against that table (`key IN (SELECT key FROM table WHERE …)`), and
+ * set filters count rows per key before reading the column once per key. Every key of the grid table
+ * must have a row there (settle keeps curation_tasks so), or no condition on the column matches it.
+ */
+export type Lookup = { table: string; key: string; column: string };
 type Column = ColumnMap[string];
 
 /** How a grid's quick search reads its rows: LIKE over text columns, and an FTS5 table for large text. */
@@ -184,8 +192,10 @@ export function compileWhere(q: GridFilter, columns: ColumnMap, search?: QuickSe
     const col = columns[f.field];
     if (!col) throw new AppError('INVALID_INPUT', `cannot filter on ${f.field}`);
     if (f.field === skip) continue;
-    const conds = f.conditions.map((c) => condition(col, c, f.field));
-    parts.push(`(${conds.map((c) => c.sql).join(f.operator === 'OR' ? ' OR ' : ' AND ')})`);
+    const v = col.via;
+    const conds = f.conditions.map((c) => condition(v ? { ...col, sql: v.column } : col, c, f.field));
+    const sql = `(${conds.map((c) => c.sql).join(f.operator === 'OR' ? ' OR ' : ' AND ')})`;
+    parts.push(v ? `${v.key} IN (SELECT ${v.key} FROM ${v.table} WHERE ${sql})` : sql);
     for (const c of conds) params.push(...c.params);
   }
   if (q.quick?.trim() && search) {

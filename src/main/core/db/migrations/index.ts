@@ -11,6 +11,7 @@ import * as m0009 from './0009-trajectories-v2';
 import * as m0010 from './0010-grid';
 import * as m0011 from './0011-curation';
 import * as m0012 from './0012-bucket-index';
+import * as m0013 from './0013-bucket-join';
 
 export type Migration = { name: string; up(db: Db): void };
 
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0010,
   m0011,
   m0012,
+  m0013,
 ];
