@@ -207,4 +207,34 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect((await cli('curate', 'assign', '--bucket', 'KEEP', '--all')).code).toBe(2);
     expect((await cli('curate', 'suggest')).stdout).toMatch(/suggested\s+.*KEEP/);
   });
+  it('charts count what SQL groups: mean completion bins per bucket, buckets by category, language, service', async () => {
+    for (const f of [{ filters: [] }, { filters: [mixed] }]) {
+      const c = await ok(core, 'curation.charts', f);
+      const db = openDb(file, { readOnly: true });
+      try {
+        const w = f.filters.length ? "WHERE suggested = 'KEEP'" : '';
+        const by = (key: string, from = 'curation_grid') =>
+          db
+            .prepare(
+              `SELECT coalesce(${key}, '(external)') AS key, coalesce(bucket, 'none') AS bucket, count(*) AS count
+               FROM ${from} ${w} GROUP BY 1, 2 ORDER BY 1, 2`,
+            )
+            .all();
+        expect(c.category).toEqual(by('category'));
+        expect(c.language).toEqual(by('language'));
+        expect(c.service).toEqual(by('s.value', 'curation_grid LEFT JOIN json_each(services) s'));
+        const bins = db
+          .prepare(
+            `SELECT coalesce(bucket, 'none') AS b, min(9, CAST(mean_completion * 10 AS INTEGER)) AS bin, count(*) AS n
+             FROM curation_grid ${w ? `${w} AND` : 'WHERE'} mean_completion IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+          )
+          .all() as { b: string; bin: number; n: number }[];
+        expect(c.histogram.map((h) => h.bucket)).toEqual([...new Set(bins.map((b) => b.b))]);
+        for (const b of bins) expect(c.histogram.find((h) => h.bucket === b.b)!.bins[b.bin]).toBe(b.n);
+        expect(c.histogram.flatMap((h) => h.bins).reduce((a, b) => a + b, 0)).toBe(bins.reduce((a, b) => a + b.n, 0));
+      } finally {
+        db.close();
+      }
+    }
+  });
 });

@@ -10,13 +10,14 @@ import { readRules, ruleOf, suggestBucket } from './rules';
 export const VALUE_SQL = 'coalesce(completion, source_completion, source_reward)';
 
 /**
- * What statistics read of a trajectory, one raw row: task, id, trial, attempt (0/1), value, score, pass.
+ * What statistics read of a trajectory, one raw row: task, id, attempt (0/1), value, score, pass (fewer
+ * columns: a million rows cross into JS; the best attempt's trial is looked up once per task on write).
  * Rows are always fed in trajectory id order: the sums are floating point, so the order is part of the
  * result, and a task's new rows (greater ids) continue its stored sums exactly as a full pass would.
  */
-const INPUT = `SELECT task_id, id, trial, (valid = 1 AND superseded = 0), ${VALUE_SQL},
+const INPUT = `SELECT task_id, id, (valid = 1 AND superseded = 0), ${VALUE_SQL},
   coalesce(score, source_reward), coalesce(passed, source_success) FROM trajectories`;
-type Input = [string, number, number, number, number | null, number | null, number | null];
+type Input = [string, number, number, number | null, number | null, number | null];
 
 /** A task's running statistics: what curation_tasks stores, before the derived columns. */
 export type Acc = {
@@ -27,7 +28,6 @@ export type Acc = {
   lo: number | null;
   hi: number | null;
   best: number | null;
-  bestTrial: number | null;
   scoreSum: number;
   scoreN: number;
   passes: number;
@@ -43,7 +43,6 @@ const empty = (): Acc => ({
   lo: null,
   hi: null,
   best: null,
-  bestTrial: null,
   scoreSum: 0,
   scoreN: 0,
   passes: 0,
@@ -52,7 +51,7 @@ const empty = (): Acc => ({
 });
 
 /** Adds one trajectory (rows in id order). The best attempt: highest value; ties keep the earliest stored. */
-function add(a: Acc, [, id, trial, attempt, v, s, p]: Input): void {
+function add(a: Acc, [, id, attempt, v, s, p]: Input): void {
   if (a.lastId === null || id > a.lastId) a.lastId = id;
   if (!attempt) return;
   a.attempts++;
@@ -64,7 +63,6 @@ function add(a: Acc, [, id, trial, attempt, v, s, p]: Input): void {
     if (a.hi === null || v > a.hi) {
       a.hi = v;
       a.best = id;
-      a.bestTrial = trial;
     }
   }
   if (s !== null) {
@@ -97,7 +95,8 @@ export function passHatK(n: number, c: number, k: number): number | null {
 const UPSERT = `INSERT INTO curation_tasks (task_id, attempts, scored, mean_completion, variance, min_completion,
     best_completion, best_trajectory, best_trial, mean_score, passes, pass_known, pass_at_k, pass_hat_k, suggested,
     stats_at, value_sum, value_sq_sum, score_sum, score_n, last_id)
-  VALUES (@task_id, @attempts, @scored, @mean, @variance, @lo, @hi, @best, @best_trial, @mean_score, @passes,
+  VALUES (@task_id, @attempts, @scored, @mean, @variance, @lo, @hi, @best,
+    (SELECT trial FROM trajectories WHERE id = @best), @mean_score, @passes,
     @pass_known, @pass_at_k, @pass_hat_k, @suggested, @now, @sum, @sq, @score_sum, @score_n, @last_id)
   ON CONFLICT (task_id) DO UPDATE SET attempts = excluded.attempts, scored = excluded.scored,
     mean_completion = excluded.mean_completion, variance = excluded.variance, min_completion = excluded.min_completion,
@@ -121,7 +120,6 @@ function write(db: WriteDb, taskId: string, a: Acc, rule: CurationRule, now: str
     lo: a.lo,
     hi: a.hi,
     best: a.best,
-    best_trial: a.bestTrial,
     mean_score: a.scoreN ? a.scoreSum / a.scoreN : null,
     passes: a.passes,
     pass_known: a.passKnown,
@@ -203,7 +201,6 @@ type Stored = {
   min_completion: number | null;
   best_completion: number | null;
   best_trajectory: number | null;
-  best_trial: number | null;
   score_sum: number | null;
   score_n: number;
   passes: number;
@@ -227,7 +224,7 @@ export function addNewRows(db: WriteDb, now: string): number {
   const stored = prepareCached(
     db,
     `SELECT task_id, pool, attempts, scored, value_sum, value_sq_sum, min_completion, best_completion,
-       best_trajectory, best_trial, score_sum, score_n, passes, pass_known, last_id
+       best_trajectory, score_sum, score_n, passes, pass_known, last_id
      FROM curation_tasks WHERE task_id = ?`,
   );
   const tasks = new Map<string, { acc: Acc; pool: string }>();
@@ -263,7 +260,6 @@ const fromStored = (s: Stored): Acc => ({
   lo: s.min_completion,
   hi: s.best_completion,
   best: s.best_trajectory,
-  bestTrial: s.best_trial,
   scoreSum: s.score_sum ?? 0,
   scoreN: s.score_n,
   passes: s.passes,

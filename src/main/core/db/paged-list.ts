@@ -46,10 +46,12 @@ export function pageQuery(
     where.sql !== '' &&
     orderByScan !== orderBy &&
     preferScan({ offset: q.offset, limit: q.limit, matched, rows: tableRows() });
+  // Walking the sort column's index: a lookup column's key test must not drive the loop (compileWhere).
+  const walk = scan ? where : compilePage(q, t.columns, t.pk, t.search, true).where;
   const sql = scan
     ? `SELECT ${t.select} FROM ${t.table} WHERE ${t.pk} IN (SELECT ${t.pk} FROM ${t.table} ${where.sql} ` +
       `${orderByScan} LIMIT ? OFFSET ?) ${orderByScan}`
-    : `SELECT ${t.select} FROM ${t.table} ${where.sql} ${orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT ${t.select} FROM ${t.table} ${walk.sql} ${orderBy} LIMIT ? OFFSET ?`;
   return { sql, params, scan };
 }
 
@@ -88,7 +90,7 @@ export function pagedValues(
 ): { values: { value: string | number; count: number }[]; truncated: boolean } {
   const col = t.columns[field];
   if (!col) throw new Error(`no column ${field}`);
-  const where = compileWhere(q, t.columns, t.search, field);
+  const where = compileWhere(q, t.columns, t.search, field, true);
   const v = col.via;
   // A lookup column: rows counted per key (an index walk), then the column read once per key.
   const sql = v

@@ -184,8 +184,20 @@ function quickSearch(text: string, search: QuickSearch): Where {
   return { sql: `(${parts.join(' OR ')})`, params };
 }
 
-/** WHERE of a grid's filter (and quick search); `skip` leaves one field's filter out (its set filter's values). */
-export function compileWhere(q: GridFilter, columns: ColumnMap, search?: QuickSearch, skip?: string): Where {
+/**
+ * WHERE of a grid's filter (and quick search); `skip` leaves one field's filter out (its set filter's values).
+ * `walk`: the query walks another index (a page in sort order, a set filter's groups), so a lookup's key test
+ * is written `+key IN (…)` and never drives the loop — SQLite would read every row of the lookup's keys by
+ * the key's index and sort them (a bucket of 200,000 trajectories: 0.7 s instead of 60 ms). Counts leave it
+ * to SQLite: there the key's index is the fast way (one covering index range per key).
+ */
+export function compileWhere(
+  q: GridFilter,
+  columns: ColumnMap,
+  search?: QuickSearch,
+  skip?: string,
+  walk = false,
+): Where {
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const f of q.filters) {
@@ -195,7 +207,7 @@ export function compileWhere(q: GridFilter, columns: ColumnMap, search?: QuickSe
     const v = col.via;
     const conds = f.conditions.map((c) => condition(v ? { ...col, sql: v.column } : col, c, f.field));
     const sql = `(${conds.map((c) => c.sql).join(f.operator === 'OR' ? ' OR ' : ' AND ')})`;
-    parts.push(v ? `${v.key} IN (SELECT ${v.key} FROM ${v.table} WHERE ${sql})` : sql);
+    parts.push(v ? `${walk ? '+' : ''}${v.key} IN (SELECT ${v.key} FROM ${v.table} WHERE ${sql})` : sql);
     for (const c of conds) params.push(...c.params);
   }
   if (q.quick?.trim() && search) {
@@ -220,8 +232,9 @@ export function compilePage(
   columns: ColumnMap,
   pk = 'id',
   search?: QuickSearch,
+  walk = false,
 ): { where: Where; orderBy: string; orderByScan: string } {
-  const where = compileWhere(q, columns, search);
+  const where = compileWhere(q, columns, search, undefined, walk);
   const terms = q.sort.map((s) => {
     const col = columns[s.field];
     if (!col) throw new AppError('INVALID_INPUT', `cannot sort on ${s.field}`);
