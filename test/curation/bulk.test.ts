@@ -207,7 +207,8 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect((await cli('curate', 'assign', '--bucket', 'KEEP', '--all')).code).toBe(2);
     expect((await cli('curate', 'suggest')).stdout).toMatch(/suggested\s+.*KEEP/);
   });
-  it('charts count what SQL groups: mean completion bins per bucket, buckets by category, language, service', async () => {
+
+  it('charts count what SQL groups: completion bins per bucket, buckets by category, language, service', async () => {
     for (const f of [{ filters: [] }, { filters: [mixed] }]) {
       const c = await ok(core, 'curation.charts', f);
       const db = openDb(file, { readOnly: true });

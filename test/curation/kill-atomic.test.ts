@@ -112,7 +112,7 @@ describe.skipIf(!built)(
       await curationWorkspace(file, { tasks: 5_000, perTask: 10 });
     }, 120_000);
 
-    it('kill -9 before, during and after the commit, in a loop: all tasks keep the old bucket or all get the new one', async () => {
+    it('kill -9 before, during and after the commit, in a loop: the old bucket on all tasks or the new', async () => {
       const aims: (Aim | 'none')[] = [
         ...Array.from({ length: 4 }, () => ['before', 'during', 'after'] as const).flat(),
         'none',
