@@ -107,11 +107,13 @@ const UPSERT = `INSERT INTO curation_tasks (task_id, attempts, scored, mean_comp
     value_sq_sum = excluded.value_sq_sum, score_sum = excluded.score_sum, score_n = excluded.score_n,
     last_id = excluded.last_id`;
 
-/** Writes a task's statistics and suggestion (its pool's rule) from its running sums. */
-function write(db: WriteDb, taskId: string, a: Acc, rule: CurationRule, now: string): void {
+type Params = Record<string, string | number | null>;
+
+/** A task's statistics and suggestion (its pool's rule) from its running sums, as UPSERT's parameters. */
+function statsOf(taskId: string, a: Acc, rule: CurationRule, now: string): Params {
   const mean = a.scored ? a.sum / a.scored : null;
   const variance = mean === null ? null : Math.max(0, a.sq / a.scored - mean * mean);
-  prepareCached(db, UPSERT).run({
+  return {
     task_id: taskId,
     attempts: a.attempts,
     scored: a.scored,
@@ -135,8 +137,36 @@ function write(db: WriteDb, taskId: string, a: Acc, rule: CurationRule, now: str
     score_sum: a.scoreN ? a.scoreSum : null,
     score_n: a.scoreN,
     last_id: a.lastId,
-  });
+  };
 }
+
+const write = (db: WriteDb, p: Params) => prepareCached(db, UPSERT).run(p);
+
+/** UPSERT's parameters → the stored columns they set (stats_at aside). */
+const STORED: [keyof Params & string, string][] = [
+  ['attempts', 'attempts'],
+  ['scored', 'scored'],
+  ['mean', 'mean_completion'],
+  ['variance', 'variance'],
+  ['lo', 'min_completion'],
+  ['hi', 'best_completion'],
+  ['best', 'best_trajectory'],
+  ['mean_score', 'mean_score'],
+  ['passes', 'passes'],
+  ['pass_known', 'pass_known'],
+  ['pass_at_k', 'pass_at_k'],
+  ['pass_hat_k', 'pass_hat_k'],
+  ['suggested', 'suggested'],
+  ['sum', 'value_sum'],
+  ['sq', 'value_sq_sum'],
+  ['score_sum', 'score_sum'],
+  ['score_n', 'score_n'],
+  ['last_id', 'last_id'],
+];
+/** Raw rows: task_id, pool, bucket, then the STORED columns in order (objects of 21 keys cost twice as much). */
+const STORED_SQL = `SELECT task_id, pool, bucket, ${STORED.map(([, c]) => c).join(', ')} FROM curation_tasks`;
+type StoredRow = [string, string, string | null, ...unknown[]];
+const same = (p: Params, row: StoredRow) => STORED.every(([k], i) => p[k] === row[i + 3]);
 
 /** Folds raw input rows (in id order) into one accumulator per task. */
 function fold(rows: Iterable<unknown>): Map<string, Acc> {
@@ -149,45 +179,56 @@ function fold(rows: Iterable<unknown>): Map<string, Acc> {
   return accs;
 }
 
-/** Raw rows of a statement (its own statement: the shared cache's must stay in the default mode). */
-const rawRows = (db: WriteDb, sql: string, ...params: unknown[]) =>
-  (db as unknown as { prepare(s: string): { raw(): { iterate(...p: unknown[]): Iterable<unknown> } } })
-    .prepare(sql)
-    .raw()
-    .iterate(...params);
+type RawStatement = { raw(): { iterate(...p: unknown[]): Iterable<unknown>; all(...p: unknown[]): unknown[][] } };
+/** A statement of its own in raw mode (the shared cache's statements must stay in the default mode). */
+const rawStatement = (db: WriteDb, sql: string) =>
+  (db as unknown as { prepare(s: string): RawStatement }).prepare(sql).raw();
+
+/** Every input row in id order, read in rowid ranges of CHUNK: far fewer calls into SQLite than one per row. */
+const CHUNK = 5000;
+function* allRows(db: WriteDb): Generator<unknown> {
+  const page = rawStatement(db, `${INPUT} WHERE id > ? ORDER BY id LIMIT ${CHUNK}`);
+  for (let after = -Infinity; ; ) {
+    const rows = page.all(after);
+    yield* rows;
+    if (rows.length < CHUNK) return;
+    after = rows.at(-1)![1] as number;
+  }
+}
 
 /**
  * Recomputes the statistics and suggestions of the tasks in curation_dirty (`scope: 'dirty'`) or of
  * every task (`'all'`), inside the caller's transaction, from all of their rows. `'all'` reads the
- * table once in rowid order (pages in file order, no index lookups) and aggregates here. A task left
- * without any trajectory loses its row unless a bucket was assigned to it (the decision outlives a
- * re-import). Answers how many tasks were written.
+ * table once in rowid order (pages in file order, no index lookups) and aggregates here; only tasks
+ * whose statistics differ from the stored ones are written. A task left without any trajectory loses
+ * its row unless a bucket was assigned to it (the decision outlives a re-import). Answers how many
+ * tasks were recomputed.
  */
 export function recomputeStats(db: WriteDb, scope: 'dirty' | 'all', now: string): number {
   const inScope = scope === 'all' ? '' : 'WHERE task_id IN (SELECT task_id FROM curation_dirty)';
-  const accs = fold(rawRows(db, `${INPUT} ${inScope} ORDER BY id`));
-  const pools = new Map(
-    prepareCached(db, `SELECT task_id, pool FROM curation_tasks ${inScope}`)
-      .all()
-      .map((r) => [(r as { task_id: string }).task_id, (r as { pool: string }).pool]),
-  );
+  const accs = fold(scope === 'all' ? allRows(db) : rawStatement(db, `${INPUT} ${inScope} ORDER BY id`).iterate());
+  const stored = new Map((rawStatement(db, `${STORED_SQL} ${inScope}`).all() as StoredRow[]).map((r) => [r[0], r]));
   const rules = readRules(db);
-  for (const [taskId, a] of accs) write(db, taskId, a, ruleOf(rules, pools.get(taskId) ?? 'mixed'), now);
-  // Tasks whose last trajectory is gone.
-  const gone = `NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.task_id = curation_tasks.task_id)${
-    scope === 'all' ? '' : ' AND task_id IN (SELECT task_id FROM curation_dirty)'
-  }`;
-  // `+bucket`: not by the bucket index — every new task has bucket NULL, so that walked all of them
-  // per settle (an import's batch) instead of looking up the few dirty ones by task id.
-  prepareCached(db, `DELETE FROM curation_tasks WHERE ${gone} AND +bucket IS NULL`).run();
-  prepareCached(
-    db,
-    `UPDATE curation_tasks SET attempts = 0, scored = 0, mean_completion = NULL, variance = NULL,
-       min_completion = NULL, best_completion = NULL, best_trajectory = NULL, best_trial = NULL, mean_score = NULL,
-       passes = 0, pass_known = 0, pass_at_k = NULL, pass_hat_k = NULL, suggested = NULL, stats_at = ?,
-       value_sum = NULL, value_sq_sum = NULL, score_sum = NULL, score_n = 0, last_id = NULL
-     WHERE ${gone}`,
-  ).run(now);
+  for (const [taskId, a] of accs) {
+    const row = stored.get(taskId);
+    const p = statsOf(taskId, a, ruleOf(rules, row?.[1] ?? 'mixed'), now);
+    // A task whose statistics are already right is not written (nor its time): most of them, in a repair.
+    if (!row || !same(p, row)) write(db, p);
+  }
+  // Tasks whose last trajectory is gone: every task with rows has an accumulator.
+  for (const [taskId, row] of stored) {
+    if (accs.has(taskId)) continue;
+    if (row[2] === null) prepareCached(db, 'DELETE FROM curation_tasks WHERE task_id = ?').run(taskId);
+    else
+      prepareCached(
+        db,
+        `UPDATE curation_tasks SET attempts = 0, scored = 0, mean_completion = NULL, variance = NULL,
+           min_completion = NULL, best_completion = NULL, best_trajectory = NULL, best_trial = NULL,
+           mean_score = NULL, passes = 0, pass_known = 0, pass_at_k = NULL, pass_hat_k = NULL, suggested = NULL,
+           stats_at = ?, value_sum = NULL, value_sq_sum = NULL, score_sum = NULL, score_n = 0, last_id = NULL
+         WHERE task_id = ?`,
+      ).run(now, taskId);
+  }
   return accs.size;
 }
 
@@ -216,11 +257,11 @@ type Stored = {
  * tasks were written.
  */
 export function addNewRows(db: WriteDb, now: string): number {
-  const rows = rawRows(
+  const rows = rawStatement(
     db,
     `${INPUT} WHERE id IN (SELECT id FROM curation_added)
        AND task_id NOT IN (SELECT task_id FROM curation_dirty) ORDER BY id`,
-  ) as Iterable<Input>;
+  ).iterate() as Iterable<Input>;
   const stored = prepareCached(
     db,
     `SELECT task_id, pool, attempts, scored, value_sum, value_sq_sum, min_completion, best_completion,
@@ -245,7 +286,7 @@ export function addNewRows(db: WriteDb, now: string): number {
     add(t.acc, r);
   }
   const rules = readRules(db);
-  for (const [taskId, t] of tasks) write(db, taskId, t.acc, ruleOf(rules, t.pool), now);
+  for (const [taskId, t] of tasks) write(db, statsOf(taskId, t.acc, ruleOf(rules, t.pool), now));
   const later = prepareCached(db, 'INSERT OR IGNORE INTO curation_dirty (task_id) VALUES (?)');
   for (const taskId of redo) later.run(taskId);
   return tasks.size;
