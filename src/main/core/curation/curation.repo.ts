@@ -122,11 +122,14 @@ export function curationRepo(db: ReadDb) {
      */
     charts(f: GridFilter) {
       const w = compileWhere(f, CURATION_COLUMNS, CURATION_TABLE.search);
-      const rows = prepareCached(
-        db,
-        `SELECT coalesce(bucket, 'none') AS b, mean_completion AS m, category AS c, language AS l, services AS s
-         FROM curation_grid ${w.sql}`,
-      ).all(...w.params) as { b: string; m: number | null; c: string | null; l: string | null; s: string | null }[];
+      // Raw rows (arrays: a tenth of the cost of 50,000 objects), from a statement of its own (the shared cache's
+      // statements stay in the default mode).
+      const rows = (db as unknown as { prepare(s: string): { raw(): { all(...p: unknown[]): unknown[] } } })
+        .prepare(
+          `SELECT coalesce(bucket, 'none'), mean_completion, category, language, services FROM curation_grid ${w.sql}`,
+        )
+        .raw()
+        .all(...w.params) as [string, number | null, string | null, string | null, string | null][];
       const histogram = new Map<string, number[]>();
       const category = new Map<string, number>();
       const language = new Map<string, number>();
@@ -135,17 +138,17 @@ export function curationRepo(db: ReadDb) {
         const k = `${key ?? EXTERNAL}\u0000${b}`;
         m.set(k, (m.get(k) ?? 0) + 1);
       };
-      for (const r of rows) {
-        if (r.m !== null) {
-          const bins = histogram.get(r.b) ?? new Array<number>(BINS).fill(0);
-          bins[Math.max(0, Math.min(BINS - 1, Math.trunc(r.m * BINS)))]! += 1;
-          histogram.set(r.b, bins);
+      for (const [b, m, c, l, s] of rows) {
+        if (m !== null) {
+          const bins = histogram.get(b) ?? new Array<number>(BINS).fill(0);
+          bins[Math.max(0, Math.min(BINS - 1, Math.trunc(m * BINS)))]! += 1;
+          histogram.set(b, bins);
         }
-        bump(category, r.c, r.b);
-        bump(language, r.l, r.b);
-        const services = servicesOf(r.s);
-        if (!services.length) bump(service, null, r.b);
-        for (const x of services) bump(service, x, r.b);
+        bump(category, c, b);
+        bump(language, l, b);
+        const services = servicesOf(s);
+        if (!services.length) bump(service, null, b);
+        for (const x of services) bump(service, x, b);
       }
       return {
         histogram: [...histogram].sort(([a], [b]) => sqlOrder(a, b)).map(([bucket, bins]) => ({ bucket, bins })),
