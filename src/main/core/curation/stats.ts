@@ -167,7 +167,8 @@ const STORED: [keyof Params & string, string][] = [
  * The stored rows as one JSON array of arrays: task_id, pool, bucket, then the STORED columns in order (50,000
  * objects of 21 keys cost three times as much; REALs come back as the same doubles, see CHUNK_SQL).
  */
-const STORED_SQL = `SELECT json_group_array(json_array(task_id, pool, bucket, ${STORED.map(([, c]) => c).join(', ')})) AS j
+const STORED_COLUMNS = STORED.map(([, c]) => c).join(', ');
+const STORED_SQL = `SELECT json_group_array(json_array(task_id, pool, bucket, ${STORED_COLUMNS})) AS j
   FROM curation_tasks`;
 type StoredRow = [string, string, string | null, ...unknown[]];
 const same = (p: Params, row: StoredRow) => STORED.every(([k], i) => p[k] === row[i + 3]);

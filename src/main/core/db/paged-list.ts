@@ -122,8 +122,10 @@ export function pagedValues(
 export function pagedIds<K>(db: ReadDb, t: Table, q: GridFilter & { limit: number }): { ids: K[]; total: number } {
   const where = compileWhere(q, t.columns, t.search);
   const total = count(db, `SELECT count(*) AS n FROM ${t.table} ${where.sql}`, where.params);
-  const ids = prepareCached(db, `SELECT ${t.pk} AS k FROM ${t.table} ${where.sql} ORDER BY ${t.pk} LIMIT ?`)
-    .all(...where.params, q.limit)
+  // In key order: the table is walked (a lookup's key test must not drive the loop and sort every match).
+  const walk = compileWhere(q, t.columns, t.search, undefined, true);
+  const ids = prepareCached(db, `SELECT ${t.pk} AS k FROM ${t.table} ${walk.sql} ORDER BY ${t.pk} LIMIT ?`)
+    .all(...walk.params, q.limit)
     .map((r) => (r as { k: K }).k);
   return { ids, total };
 }
