@@ -2,7 +2,7 @@
  * A workspace holding `n` trajectory rows for grid timings, made in SQL (a recursive CTE) in one
  * transaction: 12 models, 4 buckets (NULL = not curated yet) in uneven shares, 20 collections,
  * 5,000 tasks × trials, scores and source rewards spread over [0, 1], a tenth superseded. A task's
- * rows share its bucket, assigned in curation_tasks (statistics are settled at the next open). Bodies
+ * bucket is assigned in curation_tasks (statistics are settled at the next open). Bodies
  * are not written: the grid never reads them.
  */
 import { createCore } from '../../src/main/core';
@@ -24,7 +24,7 @@ export async function gridWorkspace(file: string, n: number): Promise<void> {
       db.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
          INSERT INTO trajectories (task_id, trace_id, content_hash, model, agent, source, source_format, source_task_id,
-           source_reward, source_success, trial, collection, external, valid, superseded, bucket,
+           source_reward, source_success, trial, collection, external, valid, superseded,
            message_count, tool_call_count, char_count, tokens, duration_ms, completion, safety, robustness, score, ` +
           `passed,
            graded, created_at)
@@ -32,19 +32,19 @@ export async function gridWorkspace(file: string, n: number): Promise<void> {
           `* 7 % 12),
            'import', 'messages-jsonl', 'task-' || (i % 5000),
            ((i * 2654435761) % 1000) / 1000.0, (i % 3 = 0), i / 5000, 'collection-' || (i % 20), 0, 1, (i % 10 = 0),
-           CASE i % 10 WHEN 0 THEN NULL WHEN 1 THEN 'TRIVIAL' WHEN 2 THEN 'UNSOLVABLE' WHEN 3 THEN 'UNSOLVABLE' ` +
-          `ELSE 'KEEP' END,
            10 + i % 60, i % 25, 1000 + (i * 31) % 40000, 2000 + i % 90000, 1000 + i % 600000,
            ((i * 40503) % 1000) / 1000.0, 1, 1.0, round(0.2 + 0.8 * ((i * 40503) % 1000) / 1000.0, 4),
            (0.2 + 0.8 * ((i * 40503) % 1000) / 1000.0) >= 0.75, 1,
            strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || (i * 3) || ' seconds')
          FROM n`,
       ).run(n);
-      // Each task's assigned bucket (the rows above agree: i % 10 is the task's, as 5,000 is a multiple of 10).
-      // Without it, settling at the next open would copy the task's bucket, NULL, onto every row (0011).
+      // Each task's assigned bucket (a trajectory's bucket is its task's), by task number k = i % 5000: k % 10
+      // as the shares above. Statistics are added to these rows by the settle at the next open.
       db.prepare(
-        `INSERT INTO curation_tasks (task_id, attempts, scored, passes, pass_known, bucket, stats_at)
-         SELECT task_id, 0, 0, 0, 0, min(bucket), ? FROM trajectories GROUP BY task_id`,
+        `WITH RECURSIVE k(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM k WHERE k < 4999)
+         INSERT INTO curation_tasks (task_id, attempts, scored, passes, pass_known, bucket, stats_at)
+         SELECT 'task-' || k, 0, 0, 0, 0, CASE k % 10 WHEN 0 THEN NULL WHEN 1 THEN 'TRIVIAL' WHEN 2 THEN 'UNSOLVABLE'
+           WHEN 3 THEN 'UNSOLVABLE' ELSE 'KEEP' END, ? FROM k`,
       ).run(now);
     })();
   } finally {

@@ -9,8 +9,11 @@ import { runCliCaptured } from '../helpers/transports';
 
 type State = Map<string, string | null>;
 
-/** Every task's assigned bucket, and whether each trajectory carries its task's bucket (the export INTERFACE). */
-function snapshot(file: string): { buckets: State; overrides: Map<number, string | null>; mismatched: number } {
+/**
+ * Every task's assigned bucket, every trajectory's override, and how many trajectories have no curation row
+ * for their task (the grid and the export read a trajectory's bucket through it: always 0).
+ */
+function snapshot(file: string): { buckets: State; overrides: Map<number, string | null>; orphans: number } {
   const db = openDb(file, { readOnly: true });
   try {
     const buckets = new Map(
@@ -23,15 +26,15 @@ function snapshot(file: string): { buckets: State; overrides: Map<number, string
         db.prepare('SELECT id, include_override AS o FROM trajectories').all() as { id: number; o: string | null }[]
       ).map((r) => [r.id, r.o]),
     );
-    const mismatched = (
+    const orphans = (
       db
         .prepare(
-          'SELECT count(*) AS n FROM trajectories t LEFT JOIN curation_tasks c USING (task_id) ' +
-            'WHERE t.bucket IS NOT c.bucket',
+          'SELECT count(*) AS n FROM trajectories t WHERE NOT EXISTS ' +
+            '(SELECT 1 FROM curation_tasks c WHERE c.task_id = t.task_id)',
         )
         .get() as { n: number }
     ).n;
-    return { buckets, overrides, mismatched };
+    return { buckets, overrides, orphans };
   } finally {
     db.close();
   }
@@ -59,7 +62,7 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect(e.message).toMatch(/reason/);
   });
 
-  it('assigns by selection, logs who, why, before/after, selection; copies the bucket to trajectories', async () => {
+  it('assigns by selection, logs who, why, before/after, selection; the trajectories grid shows it', async () => {
     const r = await ok(core, 'curation.assign', {
       bucket: 'TRIVIAL',
       select: { tasks: ['task-000001', 'task-000011', 'task-000021'] },
@@ -67,8 +70,23 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     });
     expect(r.changed).toBe(3);
     const s = snapshot(file);
-    expect(s.mismatched).toBe(0);
+    expect(s.orphans).toBe(0);
     expect(s.buckets.get('task-000011')).toBe('TRIVIAL');
+    // A trajectory's bucket is its task's: the trajectories grid filters, lists and counts it through the task.
+    const trivial = {
+      field: 'bucket' as const,
+      operator: 'AND' as const,
+      conditions: [{ op: 'equals' as const, value: 'TRIVIAL' }],
+    };
+    const list = await ok(core, 'trajectories.list', { filters: [trivial], limit: 100 });
+    expect(list.total).toBe(15);
+    expect(new Set(list.rows.map((t) => t.task_id))).toEqual(new Set(['task-000001', 'task-000011', 'task-000021']));
+    expect(list.rows.every((t) => t.bucket === 'TRIVIAL')).toBe(true);
+    const values = await ok(core, 'trajectories.values', { field: 'bucket', filters: [], limit: 10 });
+    expect(values.values).toEqual([
+      { value: '', count: 985 },
+      { value: 'TRIVIAL', count: 15 },
+    ]);
     const b = await ok(core, 'curation.batch', { id: r.batchId! });
     expect(b.batch).toMatchObject({ kind: 'assign', value: 'TRIVIAL', reason: 'always solved', changed: 3 });
     expect(b.batch.who.length).toBeGreaterThan(0);
@@ -90,7 +108,7 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect(r.changed).toBe(keep.total);
     const s = snapshot(file);
     for (const id of keep.ids) expect(s.buckets.get(id)).toBe('KEEP');
-    expect(s.mismatched).toBe(0);
+    expect(s.orphans).toBe(0);
     const again = await ok(core, 'curation.assign', {
       bucket: 'KEEP',
       select: { where: { filters: [mixed] } },
@@ -143,7 +161,7 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect(snapshot(file).overrides).toEqual(before);
   });
 
-  it('recomputes a task when its trajectories change and keeps new rows in its bucket', async () => {
+  it('recomputes a task when its trajectories change; its rows stay in its bucket', async () => {
     const t = 'task-000003';
     await ok(core, 'curation.assign', { bucket: 'UNSOLVABLE', select: { tasks: [t] }, reason: 'r' });
     const rows = await ok(core, 'trajectories.list', {
@@ -154,7 +172,7 @@ describe('bulk re-assignment, the log, undo and redo', () => {
       filters: [{ field: 'task_id', operator: 'AND', conditions: [{ op: 'equals', value: t }] }],
     });
     expect(page.rows[0]!.attempts).toBe(4);
-    expect(snapshot(file).mismatched).toBe(0);
+    expect(snapshot(file).orphans).toBe(0);
   });
 
   it('the CLI: assign prints tasks changed and the batch id; log, undo and redo speak JSON', async () => {
@@ -188,5 +206,36 @@ describe('bulk re-assignment, the log, undo and redo', () => {
     expect((await cli('curate', 'redo', '--batch', String(env.data.batchId))).stdout).toMatch(/items changed/);
     expect((await cli('curate', 'assign', '--bucket', 'KEEP', '--all')).code).toBe(2);
     expect((await cli('curate', 'suggest')).stdout).toMatch(/suggested\s+.*KEEP/);
+  });
+
+  it('charts count what SQL groups: completion bins per bucket, buckets by category, language, service', async () => {
+    for (const f of [{ filters: [] }, { filters: [mixed] }]) {
+      const c = await ok(core, 'curation.charts', f);
+      const db = openDb(file, { readOnly: true });
+      try {
+        const w = f.filters.length ? "WHERE suggested = 'KEEP'" : '';
+        const by = (key: string, from = 'curation_grid') =>
+          db
+            .prepare(
+              `SELECT coalesce(${key}, '(external)') AS key, coalesce(bucket, 'none') AS bucket, count(*) AS count
+               FROM ${from} ${w} GROUP BY 1, 2 ORDER BY 1, 2`,
+            )
+            .all();
+        expect(c.category).toEqual(by('category'));
+        expect(c.language).toEqual(by('language'));
+        expect(c.service).toEqual(by('s.value', 'curation_grid LEFT JOIN json_each(services) s'));
+        const bins = db
+          .prepare(
+            `SELECT coalesce(bucket, 'none') AS b, min(9, CAST(mean_completion * 10 AS INTEGER)) AS bin, count(*) AS n
+             FROM curation_grid ${w ? `${w} AND` : 'WHERE'} mean_completion IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+          )
+          .all() as { b: string; bin: number; n: number }[];
+        expect(c.histogram.map((h) => h.bucket)).toEqual([...new Set(bins.map((b) => b.b))]);
+        for (const b of bins) expect(c.histogram.find((h) => h.bucket === b.b)!.bins[b.bin]).toBe(b.n);
+        expect(c.histogram.flatMap((h) => h.bins).reduce((a, b) => a + b, 0)).toBe(bins.reduce((a, b) => a + b.n, 0));
+      } finally {
+        db.close();
+      }
+    }
   });
 });

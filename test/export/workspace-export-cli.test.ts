@@ -135,7 +135,11 @@ describe.skipIf(!canRun)(
     });
 
     it('follows curation: include overrides, excluded rows and admitted buckets; diff shows what changed', async () => {
-      sql("UPDATE trajectories SET bucket = 'KEEP' WHERE collection = 'claw-runs'");
+      // A trajectory's bucket is its task's (curation INTERFACE): the claw-runs tasks are KEEP.
+      sql(
+        "UPDATE curation_tasks SET bucket = 'KEEP' " +
+          "WHERE task_id IN (SELECT task_id FROM trajectories WHERE collection = 'claw-runs')",
+      );
       sql("UPDATE trajectories SET include_override = 'exclude' WHERE id = (SELECT min(id) FROM trajectories)");
       sql("UPDATE trajectories SET include_override = 'include' WHERE id = (SELECT max(id) FROM trajectories)");
       const to = out('sft-curated');

@@ -5,7 +5,6 @@ import { prepareCached, type WriteDb } from '../db/sqlite';
 import { AppError } from '../lib/errors';
 import { TRAJECTORY_COLUMNS } from '../trajectories/trajectories.repo';
 import { CURATION_COLUMNS, CURATION_TABLE } from './curation.repo';
-import { syncTrajectoryBuckets } from './settle';
 
 export type Target = 'bucket' | 'pool' | 'override';
 type Kind = 'assign' | 'suggest' | 'override' | 'pool';
@@ -74,8 +73,6 @@ function applyChanges(db: WriteDb, target: Target, batchId: number, keepEmpty = 
     `UPDATE ${p.table} SET ${p.col} = c.after FROM curation_changes c
      WHERE c.batch_id = ? AND ${p.table}.${p.key} = ${keyOf}`,
   ).run(batchId);
-  if (target === 'bucket')
-    syncTrajectoryBuckets(db, 'SELECT item AS task_id FROM curation_changes WHERE batch_id = ?', batchId);
   // A pool change changes which rules suggest the bucket: settle recomputes these tasks before commit.
   if (target === 'pool')
     prepareCached(

@@ -71,6 +71,31 @@ export const LOG_TABLE: PagedTable<CurationBatch> = {
 };
 
 const BINS = 10;
+/** The key of tasks outside the workspace (no category, language or services). */
+const EXTERNAL = '(external)';
+
+/** SQLite's BINARY order of text (UTF-8 bytes), which the charts kept when SQL sorted them. */
+const sqlOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** A task's services as the charts count them: the JSON array's elements; none when it is not one. */
+function servicesOf(json: string | null): unknown[] {
+  if (!json) return [];
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `key\0bucket` counts as rows ordered by key, then bucket. */
+const countRows = (m: Map<string, number>) =>
+  [...m]
+    .map(([k, count]) => {
+      const [key, bucket] = k.split('\u0000') as [string, string];
+      return { key, bucket, count };
+    })
+    .sort((x, y) => sqlOrder(x.key, y.key) || sqlOrder(x.bucket, y.bucket));
 
 export function curationRepo(db: ReadDb) {
   return {
@@ -91,35 +116,45 @@ export function curationRepo(db: ReadDb) {
       ).n;
       return { changes, total };
     },
-    /** Histograms of mean completion per assigned bucket, and bucket counts by category, service and language. */
+    /**
+     * Histograms of mean completion per assigned bucket, and bucket counts by category, service and language.
+     * One pass over the filtered tasks, counted here: four GROUP BYs over the join with tasks cost four joins.
+     */
     charts(f: GridFilter) {
       const w = compileWhere(f, CURATION_COLUMNS, CURATION_TABLE.search);
-      const bucket = "coalesce(bucket, 'none')";
-      const hist = prepareCached(
-        db,
-        `SELECT ${bucket} AS b, min(${BINS - 1}, CAST(mean_completion * ${BINS} AS INTEGER)) AS bin, count(*) AS n
-         FROM curation_grid ${w.sql ? `${w.sql} AND` : 'WHERE'} mean_completion IS NOT NULL GROUP BY b, bin`,
-      ).all(...w.params) as { b: string; bin: number; n: number }[];
-      const byBucket = new Map<string, number[]>();
-      for (const h of hist) {
-        const bins = byBucket.get(h.b) ?? new Array<number>(BINS).fill(0);
-        bins[Math.max(0, Math.min(BINS - 1, h.bin))]! += h.n;
-        byBucket.set(h.b, bins);
+      // Raw rows (arrays: a tenth of the cost of 50,000 objects), from a statement of its own (the shared cache's
+      // statements stay in the default mode).
+      const rows = (db as unknown as { prepare(s: string): { raw(): { all(...p: unknown[]): unknown[] } } })
+        .prepare(
+          `SELECT coalesce(bucket, 'none'), mean_completion, category, language, services FROM curation_grid ${w.sql}`,
+        )
+        .raw()
+        .all(...w.params) as [string, number | null, string | null, string | null, string | null][];
+      const histogram = new Map<string, number[]>();
+      const category = new Map<string, number>();
+      const language = new Map<string, number>();
+      const service = new Map<string, number>();
+      const bump = (m: Map<string, number>, key: unknown, b: string) => {
+        const k = `${key ?? EXTERNAL}\u0000${b}`;
+        m.set(k, (m.get(k) ?? 0) + 1);
+      };
+      for (const [b, m, c, l, s] of rows) {
+        if (m !== null) {
+          const bins = histogram.get(b) ?? new Array<number>(BINS).fill(0);
+          bins[Math.max(0, Math.min(BINS - 1, Math.trunc(m * BINS)))]! += 1;
+          histogram.set(b, bins);
+        }
+        bump(category, c, b);
+        bump(language, l, b);
+        const services = servicesOf(s);
+        if (!services.length) bump(service, null, b);
+        for (const x of services) bump(service, x, b);
       }
-      const counts = (key: string, from = 'curation_grid') =>
-        prepareCached(
-          db,
-          `SELECT coalesce(${key}, '(external)') AS key, ${bucket} AS bucket, count(*) AS count FROM ${from}
-           ${w.sql} GROUP BY 1, 2 ORDER BY 1, 2`,
-        ).all(...w.params) as { key: string; bucket: string; count: number }[];
       return {
-        histogram: [...byBucket].map(([b, bins]) => ({ bucket: b, bins })),
-        category: counts('category'),
-        language: counts('language'),
-        service: counts(
-          's.value',
-          "curation_grid LEFT JOIN json_each(CASE WHEN json_valid(services) THEN services ELSE '[]' END) s",
-        ),
+        histogram: [...histogram].sort(([a], [b]) => sqlOrder(a, b)).map(([bucket, bins]) => ({ bucket, bins })),
+        category: countRows(category),
+        language: countRows(language),
+        service: countRows(service),
       };
     },
   };

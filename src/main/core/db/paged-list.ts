@@ -54,10 +54,12 @@ export function pageQuery(
     where.sql !== '' &&
     orderByScan !== orderBy &&
     preferScan({ offset: q.offset, limit: q.limit, matched, rows: tableRows() });
+  // Walking the sort column's index: a lookup column's key test must not drive the loop (compileWhere).
+  const walk = scan ? where : compilePage(q, t.columns, t.pk, t.search, true).where;
   const sql = scan
     ? `SELECT ${t.select} FROM ${t.table} WHERE ${t.pk} IN (SELECT ${t.pk} FROM ${t.table} ${where.sql} ` +
       `${orderByScan} LIMIT ? OFFSET ?) ${orderByScan}`
-    : `SELECT ${t.select} FROM ${t.table} ${where.sql} ${orderBy} LIMIT ? OFFSET ?`;
+    : `SELECT ${t.select} FROM ${t.table} ${walk.sql} ${orderBy} LIMIT ? OFFSET ?`;
   return { sql, params, scan };
 }
 
@@ -117,11 +119,14 @@ export function pagedValues(
   const col = t.columns[field];
   if (!col) throw new Error(`no column ${field}`);
   const from = valuesSource(o.facets === false ? { ...t, facets: undefined } : t, field, q);
-  const where = compileWhere(q, from.columns, t.search, field);
-  const grouped = prepareCached(
-    db,
-    `SELECT ${col.sql} AS v, ${from.count} AS n FROM ${from.table} ${where.sql} GROUP BY ${col.sql}`,
-  ).all(...where.params) as { v: string | number | null; n: number }[];
+  const where = compileWhere(q, from.columns, t.search, field, true);
+  const v = col.via;
+  // A lookup column: rows counted per key (an index walk), then the column read once per key.
+  const sql = v
+    ? `SELECT l.${v.column} AS v, sum(g.n) AS n FROM (SELECT ${v.key} AS k, count(*) AS n FROM ${t.table} ` +
+      `${where.sql} GROUP BY ${v.key}) g LEFT JOIN ${v.table} l ON l.${v.key} = g.k GROUP BY 1`
+    : `SELECT ${col.sql} AS v, ${from.count} AS n FROM ${from.table} ${where.sql} GROUP BY ${col.sql}`;
+  const grouped = prepareCached(db, sql).all(...where.params) as { v: string | number | null; n: number }[];
   const counts = new Map<string | number, number>();
   const add = (v: string | number, n: number) => counts.set(v, (counts.get(v) ?? 0) + n);
   for (const { v, n } of grouped) {
@@ -146,8 +151,10 @@ export function pagedValues(
 export function pagedIds<K>(db: ReadDb, t: Table, q: GridFilter & { limit: number }): { ids: K[]; total: number } {
   const where = compileWhere(q, t.columns, t.search);
   const total = count(db, `SELECT count(*) AS n FROM ${t.table} ${where.sql}`, where.params);
-  const ids = prepareCached(db, `SELECT ${t.pk} AS k FROM ${t.table} ${where.sql} ORDER BY ${t.pk} LIMIT ?`)
-    .all(...where.params, q.limit)
+  // In key order: the table is walked (a lookup's key test must not drive the loop and sort every match).
+  const walk = compileWhere(q, t.columns, t.search, undefined, true);
+  const ids = prepareCached(db, `SELECT ${t.pk} AS k FROM ${t.table} ${walk.sql} ORDER BY ${t.pk} LIMIT ?`)
+    .all(...walk.params, q.limit)
     .map((r) => (r as { k: K }).k);
   return { ids, total };
 }

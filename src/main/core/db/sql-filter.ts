@@ -13,8 +13,16 @@ export type ColumnKind = 'text' | 'number' | 'list';
  */
 export type ColumnMap = Record<
   string,
-  { sql: string; kind: ColumnKind; selective?: boolean; order?: readonly string[] }
+  { sql: string; kind: ColumnKind; selective?: boolean; order?: readonly string[]; via?: Lookup }
 >;
+/**
+ * A column kept in another table, one row per value of `key` (the trajectories grid's bucket is its
+ * task's, in curation_tasks): `sql` reads it for a row (a correlated subquery: the page's rows and
+ * sorts), filters test the key against that table (`key IN (SELECT key FROM table WHERE …)`), and
+ * set filters count rows per key before reading the column once per key. Every key of the grid table
+ * must have a row there (settle keeps curation_tasks so), or no condition on the column matches it.
+ */
+export type Lookup = { table: string; key: string; column: string };
 type Column = ColumnMap[string];
 
 /** How a grid's quick search reads its rows: LIKE over text columns, and an FTS5 table for large text. */
@@ -176,16 +184,30 @@ function quickSearch(text: string, search: QuickSearch): Where {
   return { sql: `(${parts.join(' OR ')})`, params };
 }
 
-/** WHERE of a grid's filter (and quick search); `skip` leaves one field's filter out (its set filter's values). */
-export function compileWhere(q: GridFilter, columns: ColumnMap, search?: QuickSearch, skip?: string): Where {
+/**
+ * WHERE of a grid's filter (and quick search); `skip` leaves one field's filter out (its set filter's values).
+ * `walk`: the query walks another index (a page in sort order, a set filter's groups), so a lookup's key test
+ * is written `+key IN (…)` and never drives the loop — SQLite would read every row of the lookup's keys by
+ * the key's index and sort them (a bucket of 200,000 trajectories: 0.7 s instead of 60 ms). Counts leave it
+ * to SQLite: there the key's index is the fast way (one covering index range per key).
+ */
+export function compileWhere(
+  q: GridFilter,
+  columns: ColumnMap,
+  search?: QuickSearch,
+  skip?: string,
+  walk = false,
+): Where {
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const f of q.filters) {
     const col = columns[f.field];
     if (!col) throw new AppError('INVALID_INPUT', `cannot filter on ${f.field}`);
     if (f.field === skip) continue;
-    const conds = f.conditions.map((c) => condition(col, c, f.field));
-    parts.push(`(${conds.map((c) => c.sql).join(f.operator === 'OR' ? ' OR ' : ' AND ')})`);
+    const v = col.via;
+    const conds = f.conditions.map((c) => condition(v ? { ...col, sql: v.column } : col, c, f.field));
+    const sql = `(${conds.map((c) => c.sql).join(f.operator === 'OR' ? ' OR ' : ' AND ')})`;
+    parts.push(v ? `${walk ? '+' : ''}${v.key} IN (SELECT ${v.key} FROM ${v.table} WHERE ${sql})` : sql);
     for (const c of conds) params.push(...c.params);
   }
   if (q.quick?.trim() && search) {
@@ -210,8 +232,9 @@ export function compilePage(
   columns: ColumnMap,
   pk = 'id',
   search?: QuickSearch,
+  walk = false,
 ): { where: Where; orderBy: string; orderByScan: string } {
-  const where = compileWhere(q, columns, search);
+  const where = compileWhere(q, columns, search, undefined, walk);
   const terms = q.sort.map((s) => {
     const col = columns[s.field];
     if (!col) throw new AppError('INVALID_INPUT', `cannot sort on ${s.field}`);

@@ -129,7 +129,7 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
         const out = run(ctx);
         if (out instanceof Promise)
           throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
-        // Trajectories written by this mutation: their tasks' statistics and buckets, before commit.
+        // Trajectories written by this mutation: their tasks' statistics, before commit.
         if (settleCuration(ctx.db, base.now())) ctx.touch('curation_tasks');
         for (const table of touched.keys()) bumpTableVersion(base.db, table);
         return out;

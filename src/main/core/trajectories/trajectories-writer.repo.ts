@@ -134,10 +134,5 @@ export function trajectoriesWriter(db: WriteDb) {
       }
       return { deleted, touched: [...touched.values()] };
     },
-
-    /** Curation's columns (written by the curation helper): the task's bucket copied onto its rows. */
-    setBucket(taskId: string, bucket: string | null): number {
-      return prepareCached(db, 'UPDATE trajectories SET bucket = ? WHERE task_id = ?').run(bucket, taskId).changes;
-    },
   };
 }

@@ -6,11 +6,15 @@ import { prepareCached, type ReadDb } from '../db/sqlite';
 const num = (sql: string, selective = true) => ({ sql, kind: 'number' as const, ...(selective ? {} : { selective }) });
 const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, ...(selective ? {} : { selective }) });
 
+/** A trajectory's bucket: its task's, in curation_tasks (migration 0013; curation/README.md, INTERFACE). */
+export const BUCKET_SQL = '(SELECT c.bucket FROM curation_tasks c WHERE c.task_id = trajectories.task_id)';
+
 /**
- * The grid's fields. Indexed (migrations 0009, 0012): id, run_id, task_id (+trial), collection (+task_id),
- * agent, model (+score, bucket: a bucket filter is tested in the index), score, source_reward, created_at.
- * No index leads with bucket (a re-assignment would move every entry). The others sort by scanning;
- * `selective: false` marks columns of a few values, whose filters read the table in order.
+ * The grid's fields. Indexed (migrations 0009, 0013): id, run_id, task_id (+trial), collection (+task_id),
+ * agent, model (+score, task_id: a bucket filter tests the task id in the index), score, source_reward,
+ * created_at. bucket is read through the task (a lookup: filters become `task_id IN (tasks of the
+ * bucket)`). The others sort by scanning; `selective: false` marks columns of a few values, whose
+ * filters read the table in order.
  */
 export const TRAJECTORY_COLUMNS: ColumnMap = {
   id: num('id'),
@@ -31,7 +35,7 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   superseded: num('superseded', false),
   superseded_by: text('superseded_by', false),
   include_override: text('include_override', false),
-  bucket: text('bucket'),
+  bucket: { sql: BUCKET_SQL, kind: 'text', via: { table: 'curation_tasks', key: 'task_id', column: 'bucket' } },
   message_count: num('message_count'),
   tool_call_count: num('tool_call_count'),
   char_count: num('char_count'),
@@ -50,8 +54,8 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
 const COLS =
   'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, source_reward, ' +
   'source_completion, source_success, trace_id, external, valid, superseded, superseded_by, include_override, ' +
-  'bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, safety, robustness, ' +
-  'score, passed, graded, checks_origin, created_at';
+  `${BUCKET_SQL} AS bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, ` +
+  'safety, robustness, score, passed, graded, checks_origin, created_at';
 type Raw = Record<string, unknown>;
 const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>

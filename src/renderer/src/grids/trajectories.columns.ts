@@ -11,8 +11,8 @@ const flag = (p: { value?: boolean | null }) => yesNo(p.value);
 
 /**
  * Trajectories grid columns: sort and filter run in SQL (indexed ones: task, run, collection,
- * agent, model, bucket, score, source reward, created; see TRAJECTORY_COLUMNS). Scores are our
- * shared grader's; "source reward" is the source's own, kept beside them.
+ * agent, model, score, source reward, created; bucket is the task's, filtered through the task; see
+ * TRAJECTORY_COLUMNS). Scores are our shared grader's; "source reward" is the source's own, kept beside them.
  */
 export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },

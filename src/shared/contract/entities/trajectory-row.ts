@@ -33,6 +33,7 @@ export const TrajectoryRow = z.object({
   superseded: z.boolean(),
   superseded_by: z.string().nullable(),
   include_override: z.enum(['include', 'exclude']).nullable(),
+  /** Its task's curation bucket (curation_tasks, read by task id); null until the task is assigned one. */
   bucket: z.string().nullable(),
   message_count: int,
   tool_call_count: int,

@@ -11,6 +11,7 @@ import * as m0009 from './0009-trajectories-v2';
 import * as m0010 from './0010-grid';
 import * as m0011 from './0011-curation';
 import * as m0012 from './0012-bucket-index';
+import * as m0013 from './0013-bucket-join';
 import * as m0014 from './0014-slot-facets';
 import * as m0015 from './0015-fts-merge';
 
@@ -30,7 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0010,
   m0011,
   m0012,
-  // 0013 (curation-join) comes from another branch: merge it before these.
+  m0013,
   m0014,
   m0015,
 ];

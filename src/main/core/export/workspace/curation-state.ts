@@ -9,19 +9,27 @@ import type { ReadDb } from '../../db/sqlite';
 export function curationState(db: ReadDb): CurationState {
   const totals = db
     .prepare(
-      `SELECT count(*) AS n, count(bucket) AS bucketed,
-         coalesce(sum(include_override = 'include'), 0) AS included,
+      `SELECT count(*) AS n, coalesce(sum(include_override = 'include'), 0) AS included,
          coalesce(sum(include_override = 'exclude'), 0) AS excluded,
          coalesce(sum(superseded), 0) AS superseded
        FROM trajectories`,
     )
-    .get() as { n: number; bucketed: number; included: number; excluded: number; superseded: number };
+    .get() as { n: number; included: number; excluded: number; superseded: number };
+  // A trajectory's bucket is its task's (curation INTERFACE): rows counted per task, then the task's bucket.
   const byBucket: Record<string, number> = {};
+  let bucketed = 0;
   for (const r of db
-    .prepare("SELECT coalesce(bucket, 'UNBUCKETED') AS b, count(*) AS n FROM trajectories GROUP BY 1")
-    .all() as { b: string; n: number }[])
+    .prepare(
+      `SELECT coalesce(c.bucket, 'UNBUCKETED') AS b, sum(g.n) AS n
+       FROM (SELECT task_id, count(*) AS n FROM trajectories GROUP BY task_id) g
+         LEFT JOIN curation_tasks c ON c.task_id = g.task_id
+       GROUP BY 1`,
+    )
+    .all() as { b: string; n: number }[]) {
     byBucket[r.b] = r.n;
-  const nothingCurated = totals.n > 0 && totals.bucketed === 0 && totals.included === 0;
+    if (r.b !== 'UNBUCKETED') bucketed += r.n;
+  }
+  const nothingCurated = totals.n > 0 && bucketed === 0 && totals.included === 0;
   const notice =
     totals.n === 0
       ? 'the workspace holds no trajectories: import some (coworkenv trajectories import) or run tasks first'
@@ -32,7 +40,7 @@ export function curationState(db: ReadDb): CurationState {
         : null;
   return {
     trajectories: totals.n,
-    bucketed: totals.bucketed,
+    bucketed,
     included: totals.included,
     excluded: totals.excluded,
     superseded: totals.superseded,

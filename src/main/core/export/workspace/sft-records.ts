@@ -103,11 +103,12 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
   const only = s.collections?.length ? `AND t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
   const sql = `
     SELECT t.id, t.task_id, t.trial, t.collection, c.supersedes, t.score, t.source_reward, t.completion,
-      t.valid, t.error, t.external, t.bucket, t.include_override, t.run_id, t.source_format,
+      t.valid, t.error, t.external, b.bucket, t.include_override, t.run_id, t.source_format,
       k.version AS task_version, k.slot_id
     FROM trajectories t
       LEFT JOIN collections c ON c.name = t.collection
       LEFT JOIN tasks k ON k.task_id = t.task_id
+      LEFT JOIN curation_tasks b ON b.task_id = t.task_id  -- the bucket is the task's (curation INTERFACE)
     WHERE t.id > ? ${only} ORDER BY t.id LIMIT ${PAGE}`;
   const params = s.collections ?? [];
   const toolsOf = taskTools(db);
