@@ -104,7 +104,7 @@ async function assignAndKill(file: string, bucket: string, aim: Aim | 'none', ba
 }
 
 describe.skipIf(!built)(
-  'a bulk re-assignment killed at any point leaves all of it or none (skipped: npm run build first)',
+  `a bulk re-assignment killed at any point leaves all of it or none${built ? '' : ' (skipped: npm run build first)'}`,
   () => {
     let file: string;
     beforeAll(async () => {
