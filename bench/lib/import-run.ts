@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { createCore } from '../../src/main/core';
+import { printTimedJob } from './timed-job';
 import { REPO_ROOT } from './harness';
 
 async function main() {
@@ -16,19 +17,7 @@ async function main() {
     watchIntervalMs: 0,
     workerEntry: workerEntry ?? path.join(REPO_ROOT, 'test/helpers/ts-worker.cjs'),
   });
-  const t0 = performance.now();
-  const started = await core.dispatch('trajectories.import', { paths: [file!], collection: 'bench' });
-  if (!started.ok) throw new Error(started.error.message);
-  const jobId = (started.data as { jobId: string }).jobId;
-  const done = await core.dispatch('jobs.wait', { id: jobId, timeoutMs: 3_600_000 });
-  const ms = performance.now() - t0;
-  if (!done.ok) throw new Error(done.error.message);
-  const job = done.data as { state: string; error: string | null; result: unknown };
-  if (job.state !== 'done') throw new Error(`import ${job.state}: ${job.error}`);
-  await core.close();
-  process.stdout.write(
-    `${JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024, result: job.result })}\n`,
-  );
+  await printTimedJob(core, 'trajectories.import', { paths: [file!], collection: 'bench' });
 }
 
 void main();
