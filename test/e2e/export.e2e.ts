@@ -38,6 +38,13 @@ test.describe('Export page', () => {
     await expect(app.getByTestId('sft-counts')).not.toContainText(`· ${exported} exported`);
     await app.getByLabel('Min reward').fill('');
     await expect(app.getByTestId('sft-counts')).toContainText(`${exported} exported`);
+    // Not a reward: said so beside the field, and the pool's threshold stays in force.
+    await app.getByLabel('Min reward').fill('1.5');
+    await expect(app.getByLabel('Min reward')).toHaveAttribute('aria-invalid', 'true');
+    await expect(app.getByText('a number from 0 to 1')).toBeVisible();
+    await expect(app.getByTestId('sft-counts')).toContainText(`${exported} exported`);
+    await app.getByLabel('Min reward').fill('');
+    await expect(app.getByText('a number from 0 to 1')).toHaveCount(0);
 
     const exportButton = app.locator('.export-run').getByRole('button', { name: 'Export', exact: true });
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-e2e-export-')), 'trl');

@@ -35,6 +35,8 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   const [exact, setExact] = useState(false);
 
   const min = num(minReward);
+  // Typed text that is not a reward in [0, 1] is said so, not silently read as "the pool's threshold".
+  const badMin = minReward.trim() !== '' && (min === undefined || min < 0 || min > 1);
   const selection = { pool, admittedBuckets: buckets, allUncurated };
   const options = {
     converter: {
@@ -43,7 +45,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
       maxChars: num(maxChars) ?? 40_000,
       observationChars: 1000,
     },
-    ...(min !== undefined
+    ...(min !== undefined && !badMin
       ? { pools: { [pool]: { minReward: min, converter: DEFAULT_POOLS[pool]?.converter ?? false } } }
       : {}),
   };
@@ -99,8 +101,11 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
             size={5}
             value={minReward}
             placeholder="pool's"
+            aria-invalid={badMin}
+            className={badMin ? 'input-invalid' : undefined}
             onChange={(e) => setMinReward(e.target.value)}
           />
+          {badMin && <span className="hint">a number from 0 to 1; the pool's threshold is used meanwhile</span>}
         </label>
         {BUCKETS.map((b) => (
           <label key={b}>
@@ -133,9 +138,11 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
       {preview?.curation.notice && !allUncurated && (
         <p className="notice notice-info" role="status" data-testid="curation-notice">
           <span>{preview.curation.notice}</span>
-          <button type="button" onClick={() => setAllUncurated(true)}>
-            Include uncurated
-          </button>
+          {preview.curation.trajectories > 0 && (
+            <button type="button" onClick={() => setAllUncurated(true)}>
+              Include uncurated
+            </button>
+          )}
         </p>
       )}
       {error && (
