@@ -1,30 +1,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonText, writeFolderAtomically } from '../../src/main/core/export/package-files';
+import {
+  type FolderWriter,
+  jsonText,
+  TOOL_NAME,
+  writeFolderAtomically,
+} from '../../src/main/core/export/package-files';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { PyFloat } from '../../src/main/core/services/pyjson';
 import { CLOCK, handTask } from '../helpers/rollouts';
 import { tempDir } from '../helpers/temp';
 
-const fill = (text: string) => (w: { write(p: string, c: string): unknown }) => {
+/** Two files and a manifest naming them, as every export writes: only such a folder is ever overwritten. */
+const fill = (text: string) => (w: FolderWriter) => {
   w.write('a.txt', text);
   w.write('sub/b.txt', text);
+  const manifest = { format: 'coworkenv-claw-eval-export', tool: { name: TOOL_NAME }, files: [...w.files] };
+  w.write('manifest.json', JSON.stringify(manifest));
 };
 const listing = (dir: string) => fs.readdirSync(dir).sort();
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('export folders are written all at once', () => {
-  it('a new folder (parents made); an empty one; a non-empty one only with overwrite, replaced whole', async () => {
+  it('a new folder (parents made); an empty one; a previous export only with overwrite, replaced whole', async () => {
     const parent = tempDir();
     const out = path.join(parent, 'deep', 'out');
     await writeFolderAtomically(out, false, fill('one'));
-    expect(listing(out)).toEqual(['a.txt', 'sub']);
+    expect(listing(out)).toEqual(['a.txt', 'manifest.json', 'sub']);
     await expect(writeFolderAtomically(out, false, fill('two'))).rejects.toThrow(
       `${out} already exists and is not empty; ask to overwrite it to replace it`,
     );
     fs.writeFileSync(path.join(out, 'stale.txt'), 'old');
+    await expect(writeFolderAtomically(out, true, fill('two'))).rejects.toThrow(/did not write: stale\.txt/);
+    fs.rmSync(path.join(out, 'stale.txt'));
     await writeFolderAtomically(out, true, (w) => void w.write('a.txt', 'two'));
     expect(listing(out)).toEqual(['a.txt']);
     expect(fs.readFileSync(path.join(out, 'a.txt'), 'utf8')).toBe('two');

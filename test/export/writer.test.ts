@@ -32,12 +32,17 @@ function makeUnwritable(dir: string): (() => void) | null {
 }
 
 describe('the export folder', () => {
-  it('refuses an existing folder unless overwrite is asked; overwrite swaps it whole', () => {
+  it('refuses an existing folder unless overwrite is asked; overwrite swaps a previous export whole', () => {
     const parent = tempDir();
     const out = path.join(parent, 'exp');
     exportSft({ records: records(3), dialect: 'trl', outDir: out });
     expect(() => exportSft({ records: records(3), dialect: 'trl', outDir: out })).toThrow(/already exists/);
+    // A file the export did not write stops the overwrite (test/export/overwrite-guard.test.ts has the rest).
     fs.writeFileSync(path.join(out, 'stale.txt'), 'from before');
+    expect(() => exportSft({ records: records(1), dialect: 'trl', outDir: out, options: { overwrite: true } })).toThrow(
+      /did not write: stale\.txt/,
+    );
+    fs.rmSync(path.join(out, 'stale.txt'));
     const res = exportSft({ records: records(2, 's'), dialect: 'openai', outDir: out, options: { overwrite: true } });
     expect(res.report.exported).toBe(2);
     expect(listing(out)).toEqual(['lint.json', 'manifest.json', 'rejections.jsonl', 'train.jsonl']);

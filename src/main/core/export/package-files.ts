@@ -1,8 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../lib/errors';
 import { dumpsCompact, PyFloat, type PyValue } from '../services/pyjson';
+import { refuseReplacing } from './export-target';
+import { cleanLeftovers, tempSibling, tempTag } from './leftovers';
 
 /** Who wrote an export (every manifest names it). */
 export const TOOL_NAME = 'coworkenv-studio';
@@ -73,31 +75,41 @@ const why = (err: unknown) => {
           : e.message;
 };
 
+const existsAt = (p: string): fs.Stats | undefined => {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Makes `outDir` all at once: everything is written into a temporary sibling folder, which is
  * renamed to `outDir` at the end, so a reader never sees a half-written export and a failure
- * leaves nothing behind. An existing non-empty folder is refused unless `overwrite` (then it is
- * replaced only once the new one is complete).
+ * leaves nothing behind. An existing non-empty folder is refused unless `overwrite`, and then
+ * replaced (once the new one is complete) only if it is a previous export of this app away from
+ * the open workspace (`opts.workspacePath`; export-target.ts, asked at the start and just before
+ * the swap). Leftovers of killed exports beside it are cleaned first (leftovers.ts).
  */
 export async function writeFolderAtomically<T>(
   outDir: string,
   overwrite: boolean,
   fill: (w: FolderWriter) => T | Promise<T>,
+  opts: { workspacePath?: string } = {},
 ): Promise<T> {
   const target = path.resolve(outDir);
-  let existing: fs.Stats | undefined;
-  try {
-    existing = fs.statSync(target);
-  } catch {
-    existing = undefined;
-  }
-  if (existing && !existing.isDirectory()) throw new AppError('CONFLICT', `${target} exists and is not a folder`);
-  const nonEmpty = existing ? fs.readdirSync(target).length > 0 : false;
-  if (nonEmpty && !overwrite)
-    throw new AppError('CONFLICT', `${target} already exists and is not empty; ask to overwrite it to replace it`);
   const parent = path.dirname(target);
-  const tag = randomBytes(6).toString('hex');
-  const temp = path.join(parent, `.${path.basename(target)}.tmp-${tag}`);
+  // Before looking at the target: a previous export moved aside by a killed process comes back.
+  cleanLeftovers(parent, opts.workspacePath);
+  const existing = existsAt(target);
+  if (existing && !overwrite) {
+    if (existing.isFile()) throw new AppError('CONFLICT', `${target} exists and is not a folder`);
+    if (existing.isDirectory() && fs.readdirSync(target).length > 0)
+      throw new AppError('CONFLICT', `${target} already exists and is not empty; ask to overwrite it to replace it`);
+  }
+  if (existing) refuseReplacing(target, opts.workspacePath);
+  const tag = tempTag();
+  const temp = tempSibling(target, 'partial', tag);
   try {
     fs.mkdirSync(parent, { recursive: true });
     fs.mkdirSync(temp);
@@ -114,15 +126,25 @@ export async function writeFolderAtomically<T>(
     if (e.code) throw new AppError('BAD_REQUEST', `writing the export failed: ${why(err)}`);
     throw err;
   }
-  const old = path.join(parent, `.${path.basename(target)}.old-${tag}`);
+  const old = tempSibling(target, 'replaced', tag);
+  let aside = false;
   try {
-    if (existing) fs.renameSync(target, old);
+    // Asked again: the folder may have appeared, or someone put files in it, while the export was written.
+    const now = existsAt(target);
+    if (now && !overwrite && !(now.isDirectory() && fs.readdirSync(target).length === 0))
+      throw new AppError('CONFLICT', `${target} appeared while exporting; it is left as it is`);
+    if (now) {
+      refuseReplacing(target, opts.workspacePath);
+      fs.renameSync(target, old);
+      aside = true;
+    }
     fs.renameSync(temp, target);
   } catch (err) {
-    if (existing && !fs.existsSync(target) && fs.existsSync(old)) fs.renameSync(old, target);
+    if (aside && !fs.existsSync(target) && fs.existsSync(old)) fs.renameSync(old, target);
     fs.rmSync(temp, { recursive: true, force: true });
+    if (err instanceof AppError) throw err;
     throw new AppError('BAD_REQUEST', `cannot put the export in place at ${target}: ${why(err)}`);
   }
-  fs.rmSync(old, { recursive: true, force: true });
+  if (aside) fs.rmSync(old, { recursive: true, force: true });
   return result;
 }

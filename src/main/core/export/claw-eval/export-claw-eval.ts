@@ -1,6 +1,13 @@
 import { AppError } from '../../lib/errors';
 import type { ExportTask } from '../export-task';
-import { sha256, TOOL_NAME, TOOL_VERSION, writeFolderAtomically, type FileEntry } from '../package-files';
+import {
+  sha256,
+  TOOL_NAME,
+  TOOL_VERSION,
+  writeFolderAtomically,
+  type FileEntry,
+  type FolderWriter,
+} from '../package-files';
 import { GRADER_PY } from './grader-py';
 import { taskFolderOf, type RootFile } from './task-yaml-out';
 
@@ -8,6 +15,8 @@ export type ExportClawEvalInput = {
   tasks: readonly ExportTask[];
   outDir: string;
   overwrite?: boolean;
+  /** The open workspace: an overwrite never replaces a folder that holds it (export-target.ts). */
+  workspacePath?: string;
   now?: () => Date;
   selection?: Record<string, unknown>;
 };
@@ -99,7 +108,7 @@ export async function exportClawEval(input: ExportClawEvalInput): Promise<Export
         `${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
       problems.map((p) => ({ path: ['tasks'], message: p })),
     );
-  return writeFolderAtomically(input.outDir, input.overwrite ?? false, (w) => {
+  const write = (w: FolderWriter) => {
     for (const [p, f] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) w.write(p, f.content);
     w.write('README.md', README);
     const manifest = {
@@ -130,7 +139,8 @@ export async function exportClawEval(input: ExportClawEvalInput): Promise<Export
       files: w.files,
       warnings,
     };
-  });
+  };
+  return writeFolderAtomically(input.outDir, input.overwrite ?? false, write, { workspacePath: input.workspacePath });
 }
 
 const README = `# Claw-Eval task folders (CoworkEnv Studio export)

@@ -46,6 +46,8 @@ export type ExportRlInput = {
   advantage?: AdvantageMethod | Partial<AdvantageSettings>;
   outDir: string;
   overwrite?: boolean;
+  /** The open workspace: an overwrite never replaces a folder that holds it (export-target.ts). */
+  workspacePath?: string;
   /** The clock of tasks without a reference date (default: the export's time). */
   clock?: Date;
   systemPrompt?: string;
@@ -105,7 +107,7 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
   const clockOf = (t: ExportTask) => taskClock(t.spec, clock);
   const { preview, computed } = previewAdvantages({ tasks: input.tasks, rollouts, settings, clockOf });
 
-  return writeFolderAtomically(input.outDir, input.overwrite ?? false, (w) => {
+  const write = (w: FolderWriter) => {
     const records: PackageTaskRecord[] = [];
     let fixtureCount = 0;
     for (const t of input.tasks) {
@@ -243,7 +245,8 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       files: w.files,
       preview,
     };
-  });
+  };
+  return writeFolderAtomically(input.outDir, input.overwrite ?? false, write, { workspacePath: input.workspacePath });
 }
 
 function writeVerl(

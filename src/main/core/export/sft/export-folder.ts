@@ -1,13 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../lib/errors';
+import { refuseReplacing } from '../export-target';
+import { cleanLeftovers, tempSibling, tempTag } from '../leftovers';
 
 /**
  * An export is built in a hidden temp sibling of the target (`.name.partial-…`) and renamed into
  * place only when every file is written and closed, so a full disk, a killed process or an
  * unwritable folder never leaves something that looks like a finished export (and a leftover temp
- * folder has no manifest). With overwrite, the old folder is swapped out by rename, then removed.
+ * folder has no manifest). With overwrite, the old folder is swapped out by rename, then removed —
+ * only if it is a previous export of this app away from the open workspace (export-target.ts, asked
+ * at the start and again just before the swap). Leftovers of killed exports are cleaned first.
  */
 export type ExportFolder = { dir: string; commit(): void; abort(): void };
 
@@ -36,30 +39,35 @@ export function ioError(what: string, where: string, e: unknown): unknown {
   return new AppError('BAD_REQUEST', `cannot ${what} ${where}: ${why} (${code}${file ? ` at ${file}` : ''})`);
 }
 
-export function openExportFolder(outDir: string, overwrite: boolean): ExportFolder {
+const exists = (p: string) => {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw ioError('inspect the export folder', p, e);
+  }
+};
+
+/** `workspacePath`: the open workspace, which nothing an overwrite replaces may hold. */
+export function openExportFolder(outDir: string, overwrite: boolean, workspacePath?: string): ExportFolder {
   const target = path.resolve(outDir);
   const parent = path.dirname(target);
-  const base = path.basename(target);
-  let existing: fs.Stats | undefined;
-  try {
-    existing = fs.statSync(target);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError('inspect the export folder', target, e);
-  }
-  if (existing && !overwrite)
+  // Before looking at the target: a previous export moved aside by a killed process comes back.
+  cleanLeftovers(parent, workspacePath);
+  if (exists(target) && !overwrite)
     throw new AppError(
       'CONFLICT',
       `the export folder ${target} already exists; choose another folder or ask to overwrite it`,
     );
-  if (existing && !existing.isDirectory())
-    throw new AppError('CONFLICT', `${target} exists and is not a folder; it is never overwritten`);
+  if (exists(target)) refuseReplacing(target, workspacePath);
   try {
     fs.mkdirSync(parent, { recursive: true });
   } catch (e) {
     throw ioError('create the folder', parent, e);
   }
-  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const dir = path.join(parent, `.${base}.partial-${tag}`);
+  const tag = tempTag();
+  const dir = tempSibling(target, 'partial', tag);
   try {
     fs.mkdirSync(dir);
   } catch (e) {
@@ -70,7 +78,12 @@ export function openExportFolder(outDir: string, overwrite: boolean): ExportFold
     dir,
     abort,
     commit() {
-      const old = path.join(parent, `.${base}.replaced-${tag}`);
+      // Asked again: the export may have taken minutes, and someone may have put files there meanwhile.
+      const existing = exists(target);
+      if (existing && !overwrite)
+        throw new AppError('CONFLICT', `the export folder ${target} appeared while exporting; it is left as it is`);
+      if (existing) refuseReplacing(target, workspacePath);
+      const old = tempSibling(target, 'replaced', tag);
       try {
         if (existing) fs.renameSync(target, old);
         fs.renameSync(dir, target);

@@ -31,6 +31,8 @@ export type ExportSftInput = {
   /** Progress per 1,000 records; throwing from it cancels the export (nothing is left behind). */
   onProgress?: (p: SftProgress) => void;
   now?: () => Date;
+  /** The open workspace: an overwrite never replaces a folder that holds it (export-target.ts). */
+  workspacePath?: string;
 };
 
 export type ExportSftResult = SftExportResult;
@@ -57,7 +59,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
   if (!dialect) throw new AppError('INVALID_INPUT', `unknown dialect ${String(input.dialect)}`);
   const problems = dialect.optionProblems(o);
   if (problems.length) throw new AppError('INVALID_INPUT', `options for ${dialect.id}: ${problems.join('; ')}`);
-  const folder = openExportFolder(input.outDir, o.overwrite);
+  const folder = openExportFolder(input.outDir, o.overwrite, input.workspacePath);
   const open: { abandon(): void }[] = [];
   const track = <T extends { abandon(): void }>(f: T) => (open.push(f), f);
   const at = (name: string) => path.join(folder.dir, name);
