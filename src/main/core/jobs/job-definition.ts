@@ -8,6 +8,8 @@ export class JobCancelled extends Error {}
 export type JobContext = {
   /** The job's id (stable across resumes): a body keys what it creates on it. */
   jobId: string;
+  /** The workspace file the job's connection is on (exports keep their overwrite away from it). */
+  workspacePath: string;
   /** Reads at any time; writes only inside commitBatch. */
   db: ReadDb;
   now(): string;

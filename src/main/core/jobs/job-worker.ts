@@ -100,6 +100,7 @@ async function runJob(data: WorkerData): Promise<void> {
     }, CANCEL_POLL_MS);
     const ctx: JobContext = {
       jobId: job.id,
+      workspacePath: data.workspacePath,
       db: readHandle(db),
       now,
       resumeFrom: job.done,

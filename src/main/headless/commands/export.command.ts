@@ -14,7 +14,9 @@ const BUCKETS = ['KEEP', 'TRIVIAL', 'UNSOLVABLE', 'UNBUCKETED'] as const;
 export const EXIT = { done: 0, failed: 1, usage: 2, exists: 3, nothingSelected: 4 } as const;
 const EXIT_HELP = [
   'Exit codes: 0 written; 1 failed (the error is printed, nothing is left half-written); 2 usage;',
-  '3 the output folder exists (pass --overwrite); 4 nothing to export (nothing curated yet, or no tasks).',
+  '3 the output folder exists (pass --overwrite), or --overwrite was refused: it replaces only a previous export of',
+  'this app holding nothing else, never a folder that holds the workspace; 4 nothing to export (nothing curated yet,',
+  'or no tasks).',
 ];
 
 const OUT = {
@@ -22,7 +24,10 @@ const OUT = {
   value: 'DIR',
   description: 'the export folder (must not exist unless --overwrite)',
 } as const;
-const OVERWRITE = { type: 'boolean', description: 'replace an existing export folder' } as const;
+const OVERWRITE = {
+  type: 'boolean',
+  description: 'replace a previous export of this app (refused for any other folder)',
+} as const;
 
 /** Refused before anything starts: the folder exists and --overwrite was not given. */
 function existing(ctx: RunContext, out: string, overwrite: boolean): number | null {

@@ -5,19 +5,31 @@ import { AppError } from '../../lib/errors';
 import { previewAdvantages } from '../advantages/preview';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../advantages/settings';
 import { taskClock } from '../export-task';
+import { refuseReplacing } from '../export-target';
 import { diffManifests, lintExport, previewSft, readManifest } from '../sft';
 import { curationState } from './curation-state';
 import { rlInputs } from './rl-inputs';
 import { admittedOf, RedactionTally, workspaceSftRecords } from './sft-records';
 
-/** An existing output folder is refused before a job starts (the core refuses it again, atomically). */
-function refuseExisting(outDir: string, overwrite: boolean): void {
+/**
+ * An existing output folder is refused before a job starts: without overwrite always; with it,
+ * unless it is a previous export that may be replaced (export-target.ts). The job asks again.
+ */
+function refuseExisting(outDir: string, overwrite: boolean, workspacePath: string): void {
   const target = path.resolve(outDir);
-  if (!overwrite && fs.existsSync(target))
+  let exists = true;
+  try {
+    fs.lstatSync(target);
+  } catch {
+    exists = false;
+  }
+  if (!exists) return;
+  if (!overwrite)
     throw new AppError(
       'CONFLICT',
       `the export folder ${target} already exists; choose another folder or ask to overwrite it (--overwrite)`,
     );
+  refuseReplacing(target, workspacePath);
 }
 
 const rowCount = (ctx: { db: { prepare(s: string): { get(): unknown } } }) =>
@@ -37,7 +49,7 @@ export const exportHandlers = {
     return { preview, curation: curationState(ctx.db), redaction: tally.summary() };
   },
   'export.sft': (input, ctx) => {
-    refuseExisting(input.outDir, input.overwrite);
+    refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.sft', { ...input, rows: rowCount(ctx) }) };
   },
   'export.rlPreview': (input, ctx) => {
@@ -52,11 +64,11 @@ export const exportHandlers = {
     return { preview, tasks: tasks.length, rollouts: rollouts.length };
   },
   'export.rl': (input, ctx) => {
-    refuseExisting(input.outDir, input.overwrite);
+    refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.rl', input) };
   },
   'export.clawEval': (input, ctx) => {
-    refuseExisting(input.outDir, input.overwrite);
+    refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.clawEval', input) };
   },
   'export.diff': (input) => diffManifests(readManifest(input.a), readManifest(input.b)),

@@ -34,6 +34,7 @@ export const sftExportJob: JobDefinition<SftJobInput, JobResult<'export.sft'>> =
       outDir: input.outDir,
       options: { ...input.options, admittedBuckets: admittedOf(input.selection), overwrite: input.overwrite },
       onProgress,
+      workspacePath: ctx.workspacePath,
     });
     tick(ctx, rows * 2, `${r.report.exported} records written to ${r.outDir}`);
     return { ...r, dialect: input.dialect, redaction: tally.summary() };
@@ -54,6 +55,7 @@ export const rlExportJob: JobDefinition<ParsedInput<'export.rl'>, JobResult<'exp
       advantage: input.advantage,
       outDir: input.outDir,
       overwrite: input.overwrite,
+      workspacePath: ctx.workspacePath,
       selection: { ...input.selection, advantage: input.advantage, redaction: tally.summary() },
     });
     tick(ctx, 3, `package ${r.packageId} written to ${r.outDir}`);
@@ -76,7 +78,13 @@ export const clawEvalExportJob: JobDefinition<ParsedInput<'export.clawEval'>, Jo
     const ids = input.taskIds?.length ? input.taskIds : allTaskIds(ctx.db);
     const tasks = exportTasks(ctx.db, ids);
     tick(ctx, 1, `${tasks.length} tasks: writing`);
-    const r = await exportClawEval({ tasks, outDir: input.outDir, overwrite: input.overwrite, selection: { ids } });
+    const r = await exportClawEval({
+      tasks,
+      outDir: input.outDir,
+      overwrite: input.overwrite,
+      workspacePath: ctx.workspacePath,
+      selection: { ids },
+    });
     tick(ctx, 2, `${r.counts.tasks} task folders written to ${r.outDir}`);
     return { ...r, files: r.files.map((f) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256 })) };
   },
