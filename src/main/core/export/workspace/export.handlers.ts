@@ -27,7 +27,7 @@ function refuseExisting(outDir: string, overwrite: boolean, workspacePath: strin
   if (!overwrite)
     throw new AppError(
       'CONFLICT',
-      `the export folder ${target} already exists; choose another folder or ask to overwrite it (--overwrite)`,
+      `the export folder ${target} already exists; choose another folder or ask to overwrite a previous export`,
     );
   refuseReplacing(target, workspacePath);
 }

@@ -46,11 +46,17 @@ export function ExportRun(props: {
             aria-label="Output folder"
             className="export-dir"
             value={outDir}
-            onChange={(e) => setOutDir(e.target.value)}
+            onChange={(e) => (setOutDir(e.target.value), setError(null))}
           />
         </label>
-        <label>
-          <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Overwrite
+        {/* The core replaces only a previous export of this app; its refusal (what is in the way) shows below. */}
+        <label title="Replaces only a previous export of this app: never a folder holding other files or the workspace">
+          <input
+            type="checkbox"
+            checked={overwrite}
+            onChange={(e) => (setOverwrite(e.target.checked), setError(null))}
+          />{' '}
+          Overwrite a previous export
         </label>
         <button type="button" onClick={run} disabled={props.disabled || running || !outDir.trim()}>
           Export
