@@ -1,3 +1,4 @@
+import { headerTooDeep } from '../formats/record-json';
 import { FileWindow, mb } from './file-window';
 import { isWs, scanElement, show } from './read-json';
 
@@ -74,11 +75,15 @@ export function readObjectMembers(fd: number, size: number, streamKey: string, m
     else if (v.skipped)
       return fail(`the value of "${key}" is ${mb(v.skipped + v.end)}, over the ${mb(maxRecord)} limit`);
     else {
+      const text = w.buf.toString('utf8', v.start, v.end);
       try {
-        header[key] = JSON.parse(w.buf.toString('utf8', v.start, v.end));
+        header[key] = JSON.parse(text);
       } catch (err) {
         return fail(`the value of "${key}" (from line ${startLine}) is not valid JSON: ${(err as Error).message}`);
       }
+      // The header is stored (the run's context) and read with every simulation: the records' limit holds for it.
+      const deep = headerTooDeep(key, text, header[key]);
+      if (deep) return { ok: false, line: startLine + deep.line - 1, message: deep.message };
     }
     i = v.end;
   }
