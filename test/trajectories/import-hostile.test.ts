@@ -137,3 +137,41 @@ describe('a record nested deeper than the limit is refused at import with its li
     expect(cli.stderr).toMatch(new RegExp(`${file}:2: messages\\[0\\]\\[0\\]\\[0\\]…: ${NESTED.source}`));
   });
 });
+
+describe('trailing data after a τ-bench or τ² JSON document refuses the file, nothing of it stored', () => {
+  let core: Core;
+  const dir = tempDir('trailing-');
+  beforeAll(() => {
+    core = createTestCore({ seedDemo: false }).core;
+  });
+  afterAll(async () => {
+    await core.close();
+  });
+
+  const tau = pretty([tauBenchRecord(0), tauBenchRecord(1)]);
+  const tau2 = pretty(tau2File([tau2Simulation('1'), tau2Simulation('2')]));
+  // One line of 3 MB, not ASCII: the scan crosses window refills, the column counts characters, not bytes.
+  const long = JSON.stringify([tauBenchRecord(0, { note: 'é'.repeat(1_500_000) })]);
+  // [what, file name, text, offset of the first byte after the document that is not whitespace, message]
+  const cases: [string, string, string, number, RegExp][] = [
+    ['τ-bench: garbage after "]"', 'tau-garbage.json', `${tau}xyz\n`, tau.length, /^column 2: the JSON array ends/],
+    ['τ-bench: a second document', 'tau-twice.json', `${tau}\n${tau}\n`, tau.length + 1, /^column 1: .*found "\["/],
+    ['τ-bench, one long line', 'tau-long.json', `${long}xyz`, long.length, new RegExp(`^column ${long.length + 1}: `)],
+    ['τ²: garbage after "}"', 'tau2-garbage.json', `${tau2}  ,\n`, tau2.length + 2, /^column 4: the JSON object ends/],
+    ['τ²: a second document', 'tau2-twice.json', `${tau2}\n\n${tau2}`, tau2.length + 2, /^column 1: .*found "\{"/],
+  ];
+  for (const [what, name, text, at, message] of cases)
+    it(what, async () => {
+      const file = writeIn(dir, name, text);
+      const r = await importFiles(core, { paths: [file] });
+      expect(r).toMatchObject({ records: 0, stored: 0, refused: 1, issueCount: 1 });
+      expect(r.issues[0]).toMatchObject({ file, line: text.slice(0, at).split('\n').length, record: null });
+      expect(r.issues[0]!.message).toMatch(message);
+      expect(r.issues[0]!.message).toMatch(/one JSON document; nothing of it was imported/);
+    });
+
+  it('whitespace after the document is fine', async () => {
+    const r = await importFiles(core, { paths: [writeIn(dir, 'tau-ok.json', `\n${tau}\n\n  \t\n`)] });
+    expect(r).toMatchObject({ stored: 2, refused: 0 });
+  });
+});

@@ -1,6 +1,7 @@
 import { headerTooDeep } from '../formats/record-json';
 import { FileWindow, mb } from './file-window';
 import { isWs, scanElement, show } from './read-json';
+import { skipWs, trailingMessage } from './trailing';
 
 export type ObjectScan =
   | {
@@ -16,6 +17,7 @@ export type ObjectScan =
  * Reads a file holding one JSON object member by member (a τ²-bench results file): every member
  * is parsed except `streamKey`, whose value (an array of any size) is only located, to be read
  * element by element afterwards. Members other than the streamed one are limited to `maxRecord`.
+ * Whatever follows the object but whitespace fails the scan, so such a file has no records read.
  */
 export function readObjectMembers(fd: number, size: number, streamKey: string, maxRecord: number): ObjectScan {
   const w = new FileWindow(fd, 0, size, maxRecord);
@@ -87,5 +89,9 @@ export function readObjectMembers(fd: number, size: number, streamKey: string, m
     }
     i = v.end;
   }
+  // Only whitespace may follow the object: garbage or a second document refuses the file before any record is read.
+  const rest = skipWs(w, i + 1);
+  if (rest.c !== undefined)
+    return { ok: false, line: line + rest.nl, message: trailingMessage(fd, 'object', line, w.at(rest.i), rest.c) };
   return { ok: true, header, stream };
 }
