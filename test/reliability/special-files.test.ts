@@ -4,9 +4,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { readRegularFile } from '../../src/main/core/lib/read-file';
+import type { ImportResult } from '../../src/shared/contract/entities/trajectory-row';
 import { ok } from '../helpers/call';
+import { makeWorkspaceFile } from '../helpers/files';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { openaiRow, writeIn } from '../helpers/hostile-records';
 import { createTestCore, tempDir } from '../helpers/test-core';
+import { importFiles } from '../helpers/trajectory-import';
+import { runCliCaptured } from '../helpers/transports';
 
 const hasCorpus = fs.existsSync(path.join(CLAW_ROOT, 'tasks'));
 const posix = process.platform !== 'win32';
@@ -109,3 +114,79 @@ describe.skipIf(!hasCorpus)('task ids are names, not paths', () => {
     });
   }
 });
+
+describe.skipIf(!posix)(
+  'special entries of a trajectory import: each refused by name and reason, the others import',
+  () => {
+    const row = (task: string) => `${JSON.stringify(openaiRow(task))}\n`;
+    const isRoot = process.getuid?.() === 0;
+
+    async function importOf(paths: string[]) {
+      const { core } = createTestCore({ seedDemo: false });
+      cores.push(core);
+      return importFiles(core, { paths });
+    }
+    const errorOf = (r: ImportResult, name: string) => r.files.find((f) => path.basename(f.path) === name)?.error;
+
+    it('symlink loops, a dangling symlink and a FIFO in the folder (a loop answered INTERNAL ELOOP)', async () => {
+      const dir = tempDir('traj-special-');
+      writeIn(dir, 'good.jsonl', row('a'));
+      fs.symlinkSync('self.jsonl', path.join(dir, 'self.jsonl'));
+      fs.symlinkSync('ping.json', path.join(dir, 'pong.json'));
+      fs.symlinkSync('pong.json', path.join(dir, 'ping.json'));
+      fs.symlinkSync('nowhere.jsonl', path.join(dir, 'dangling.jsonl'));
+      execFileSync('mkfifo', [path.join(dir, 'fifo.jsonl')]);
+      const r = await importOf([dir]);
+      expect(r.files.map((f) => [path.basename(f.path), f.stored])).toEqual([
+        ['dangling.jsonl', 0],
+        ['fifo.jsonl', 0],
+        ['good.jsonl', 1],
+        ['ping.json', 0],
+        ['pong.json', 0],
+        ['self.jsonl', 0],
+      ]);
+      for (const name of ['self.jsonl', 'ping.json', 'pong.json'])
+        expect(errorOf(r, name)).toBe('a symlink loop: following its links never reaches a file (ELOOP)');
+      expect(errorOf(r, 'dangling.jsonl')).toBe('a symlink to nowhere.jsonl, which does not exist');
+      expect(errorOf(r, 'fifo.jsonl')).toBe('a FIFO, not a regular file; only files are read');
+      // Each file-level refusal is an issue naming the file, as the CLI prints it.
+      expect(r.issues.filter((i) => i.line === null).map((i) => path.basename(i.file!))).toEqual([
+        'dangling.jsonl',
+        'fifo.jsonl',
+        'ping.json',
+        'pong.json',
+        'self.jsonl',
+      ]);
+    });
+
+    it('a loop named directly, on the CLI too: refused by name, exit 1', async () => {
+      const dir = tempDir('traj-loop-');
+      const loop = path.join(dir, 'loop.jsonl');
+      fs.symlinkSync('loop.jsonl', loop);
+      const good = writeIn(dir, 'good.jsonl', row('a'));
+      expect(errorOf(await importOf([loop, good]), 'loop.jsonl')).toMatch(/^a symlink loop/);
+      const ws = await makeWorkspaceFile();
+      const cli = await runCliCaptured(['--workspace', ws, 'trajectories', 'import', loop, good]);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toContain(`${loop}: a symlink loop: following its links never reaches a file (ELOOP)`);
+      expect(cli.stdout).toMatch(/1 stored .* 1 refused/);
+    });
+
+    it.skipIf(isRoot)('a file and a subfolder without read permission (root reads them anyway)', async () => {
+      const dir = tempDir('traj-perm-');
+      fs.chmodSync(writeIn(dir, 'locked.jsonl', row('x')), 0o000);
+      fs.mkdirSync(path.join(dir, 'closed'));
+      writeIn(path.join(dir, 'closed'), 'inner.jsonl', row('y'));
+      fs.chmodSync(path.join(dir, 'closed'), 0o000);
+      writeIn(dir, 'good.jsonl', row('a'));
+      try {
+        const r = await importOf([dir]);
+        expect(errorOf(r, 'locked.jsonl')).toBe('permission denied (EACCES)');
+        expect(errorOf(r, 'closed')).toBe('a folder that cannot be listed: permission denied (EACCES)');
+        expect(r.stored).toBe(1);
+      } finally {
+        fs.chmodSync(path.join(dir, 'closed'), 0o755);
+      }
+    });
+  },
+);

@@ -5,7 +5,8 @@ import path from 'node:path';
 /** A file that cannot be read as input: the message names it and says why. */
 export class FileReadError extends Error {}
 
-const kindOf = (st: fs.Stats) =>
+/** What a path that is not a regular file is, for a message ("a FIFO", "a device"…). */
+export const kindOf = (st: fs.Stats) =>
   st.isDirectory()
     ? 'a folder'
     : st.isFIFO()

@@ -12,12 +12,13 @@ export { withoutUndefined };
 /**
  * A stored trajectory as the canonical Trajectory: the stored Trajectory JSON when there is one
  * (runs, edits, and traces imported before 0009), else read again from the source record with the
- * same reader the import used (so a reader fix reaches old imports too). Free-form floats come back
- * as plain numbers; exportTrace gives a trace's exact bytes.
+ * same reader the import used (so a reader fix reaches old imports too; rewards excepted: a row keeps
+ * the reward it was stored with, see rewardOf). Free-form floats come back as plain numbers;
+ * exportTrace gives a trace's exact bytes.
  */
 export function loadTrajectory(db: ReadDb, format: SourceFormat, body: TrajectoryBody): Trajectory {
   if (body.trajectory !== null) return Trajectory.parse(JSON.parse(body.trajectory));
   const header = body.context_id === null ? null : runsRepo(db).context(body.context_id);
-  const t = readRecord(format, body.raw!.toString('utf8'), { file: body.file, header }).trajectory;
+  const t = readRecord(format, body.raw!.toString('utf8'), { file: body.file, header, stored: true }).trajectory;
   return Trajectory.parse(toPlain(withoutUndefined(t as unknown as PyValue)));
 }

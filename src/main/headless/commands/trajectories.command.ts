@@ -17,7 +17,7 @@ export async function runImport({ positionals, flags }: CommandArgs, ctx: RunCon
   if (!positionals.length) return ctx.usage(USAGE);
   const format = (forced ?? str(flags, 'format') ?? 'auto') as ImportFormat;
   if (!FORMATS.includes(format)) return ctx.usage(`--format must be one of ${FORMATS.join(', ')}, not "${format}"`);
-  for (const p of positionals) if (!fs.existsSync(p)) return ctx.usage(`cannot read ${p}: no such file or folder`);
+  for (const p of positionals) if (!present(p)) return ctx.usage(`cannot read ${p}: no such file or folder`);
   const collection = str(flags, 'collection');
   const task = str(flags, 'task');
   const agent = str(flags, 'agent');
@@ -36,6 +36,18 @@ export async function runImport({ positionals, flags }: CommandArgs, ctx: RunCon
   if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: result })}\n`);
   else await render(ctx, result);
   return result.refused > 0 || result.issueCount > 0 ? 1 : 0;
+}
+
+/**
+ * Whether `p` names something (lstat, not existsSync): a symlink loop or a dangling symlink exists, but
+ * existsSync says no; the import then says what is wrong with it instead of "no such file".
+ */
+function present(p: string): boolean {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 async function render(ctx: RunContext, r: ImportResult): Promise<void> {

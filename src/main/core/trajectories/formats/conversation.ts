@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from '../../../../shared/contract/entities/trajectory';
 import { isObj, RecordError, type Obj } from './record-error';
+import { parseJsonString } from './record-json';
 
 /** A tool call as a source gives it: arguments as the raw string (verbatim) or as an object. */
 export type SourceCall = {
@@ -183,12 +184,16 @@ export class Conversation {
       raw = JSON.stringify(parsed);
       origin = 'serialized';
     } else if (parsed === null) {
+      let v: unknown;
       try {
-        const v: unknown = JSON.parse(raw);
+        v = parseJsonString(raw, `${field}.function.arguments`);
+      } catch (err) {
+        if (err instanceof RecordError) throw err;
+        errors[id] = `arguments are not valid JSON: ${(err as Error).message}`;
+      }
+      if (v !== undefined) {
         if (isObj(v)) parsed = v;
         else errors[id] = `arguments are JSON but not an object (${Array.isArray(v) ? 'an array' : typeof v})`;
-      } catch (err) {
-        errors[id] = `arguments are not valid JSON: ${(err as Error).message}`;
       }
     }
     return {

@@ -4,40 +4,20 @@ import { readClawEval } from './claw-eval';
 import type { FormatContext, Normalized } from './normalized';
 import { readOpenAi } from './openai';
 import { RecordError } from './record-error';
+import { parseRecordJson } from './record-json';
 import { readShareGpt } from './sharegpt';
 import { readTauBench } from './tau-bench';
 import { readTau2 } from './tau2';
 
 export { RecordError } from './record-error';
+export { JsonSyntaxError, parseRecordJson } from './record-json';
 export { TraceRecordError } from './claw-eval';
 export type { FormatContext, Normalized, RowHints } from './normalized';
 
-/** JSON.parse's complaint, with the line (1-based, within the record) its position falls on. */
-export class JsonSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly lineInRecord: number,
-  ) {
-    super(message);
-  }
-}
-
-export function parseRecordJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    const msg = (err as Error).message;
-    const pos = /position (\d+)/.exec(msg);
-    let line = 1;
-    if (pos) for (let i = Number(pos[1]) - 1; i >= 0; i--) if (text.charCodeAt(i) === 10) line++;
-    const cut = /Unexpected end of JSON input|Unterminated string/.test(msg) ? ' — the record looks truncated' : '';
-    throw new JsonSyntaxError(`not valid JSON: ${msg}${cut}`, line);
-  }
-}
-
 /**
  * One record (its text) of a file format → the canonical Trajectory and the row's hints. Throws
- * RecordError (a field and why), JsonSyntaxError or TraceRecordError (bad trace lines).
+ * RecordError (a field and why), JsonSyntaxError (not JSON, or nested past the limit) or TraceRecordError
+ * (bad trace lines).
  */
 export function readRecord(format: FileFormat | SourceFormat, text: string, ctx: FormatContext): Normalized {
   switch (format) {

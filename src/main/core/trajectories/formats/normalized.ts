@@ -20,8 +20,11 @@ export type RowHints = {
 
 export type Normalized = { trajectory: Trajectory; row: RowHints; warnings: string[] };
 
-/** Per file: its path, and what a τ²-bench results file holds besides simulations ({info, tasks…}). */
-export type FormatContext = { file: string | null; header: Obj | null };
+/**
+ * Per file: its path, and what a τ²-bench results file holds besides simulations ({info, tasks…}).
+ * `stored`: the record is read back from the workspace, not imported (see rewardOf).
+ */
+export type FormatContext = { file: string | null; header: Obj | null; stored?: boolean };
 
 export type TrajectoryParts = {
   id: string;

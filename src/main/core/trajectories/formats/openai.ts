@@ -92,20 +92,24 @@ export function readMessages(list: unknown[], field: string): Conversation {
   return conv;
 }
 
-/** {completion, scores} of a messages row → the Trajectory's source scores (formats.md §2.5). */
-function scoresOf(r: Obj): { completion: number } | null {
-  const s = isObj(r.scores) ? r.scores : {};
-  const c = r.completion ?? s.completion;
-  if (c === undefined || c === null) return null;
-  const completion = rewardOf(c, r.completion !== undefined ? 'completion' : 'scores.completion');
-  return completion === null ? null : { ...pickNumbers(s), completion };
-}
+const DIMENSIONS = ['robustness', 'safety', 'communication'];
 
-function pickNumbers(s: Obj): Obj {
-  const out: Obj = {};
-  for (const k of ['robustness', 'safety', 'communication'])
-    if (typeof s[k] === 'number' && Number.isFinite(s[k])) out[k] = s[k];
-  return out;
+/**
+ * {completion, scores} of a messages row → the Trajectory's source scores (formats.md §2.5), each
+ * bounded as a reward is (§1.7). Read back from the workspace, the dimensions are what they were
+ * when stored: finite numbers kept, other values dropped.
+ */
+function scoresOf(r: Obj, ctx: FormatContext): { completion: number } | null {
+  const s = isObj(r.scores) ? r.scores : {};
+  const dims: Obj = {};
+  for (const k of DIMENSIONS) {
+    const v = s[k];
+    const x = ctx.stored ? (typeof v === 'number' && Number.isFinite(v) ? v : null) : rewardOf(v, `scores.${k}`);
+    if (x !== null) dims[k] = x;
+  }
+  const c = r.completion ?? s.completion;
+  const completion = rewardOf(c, r.completion !== undefined ? 'completion' : 'scores.completion', ctx);
+  return completion === null ? null : { ...dims, completion };
 }
 
 /**
@@ -117,7 +121,7 @@ export function readOpenAi(value: unknown, ctx: FormatContext, conv?: Conversati
   const r = obj(value, '');
   const c = conv ?? readMessages(arr(r.messages, 'messages'), 'messages');
   const scored = SCORED.some((k) => r[k] !== undefined);
-  const reward = rewardOf(r.reward, 'reward');
+  const reward = rewardOf(r.reward, 'reward', ctx);
   const trial = trialOf(r.trial, 'trial');
   const taskId = r.task_id === undefined || r.task_id === null ? derivedTaskId(c) : taskIdOf(r.task_id, 'task_id');
   const flag = r.success ?? r.passed;
@@ -140,7 +144,7 @@ export function readOpenAi(value: unknown, ctx: FormatContext, conv?: Conversati
     tools: tools === undefined || tools === null ? [] : arr(tools, r.tools !== undefined ? 'tools' : 'functions'),
     conversation: c,
     reward,
-    scores: scoresOf(r),
+    scores: scoresOf(r, ctx),
     termination: null,
     valid: true,
     invalidReason: null,

@@ -1,6 +1,7 @@
 import { readMessages, readOpenAi } from './openai';
 import type { FormatContext, Normalized } from './normalized';
 import { arr, isObj, obj, RecordError, str, type Obj } from './record-error';
+import { parseJsonString } from './record-json';
 
 /** LLaMA-Factory's default tags (formats.md §3.3); `user`/`assistant`/`tool` are accepted as synonyms. */
 const ROLES: Record<string, 'user' | 'assistant' | 'function_call' | 'observation' | 'system'> = {
@@ -21,8 +22,9 @@ const RESULT_SEPARATOR = '\n</tool_response>\n<tool_response>\n';
 function callsOf(value: string, f: string): Obj[] {
   let v: unknown;
   try {
-    v = JSON.parse(value);
+    v = parseJsonString(value, `${f}.value`);
   } catch (err) {
+    if (err instanceof RecordError) throw err;
     throw new RecordError(
       `${f}.value`,
       `a function_call value must be JSON {"name", "arguments"}: ${(err as Error).message}`,
@@ -82,10 +84,11 @@ export function readShareGpt(value: unknown, ctx: FormatContext): Normalized {
 function parseTools(s: string): unknown {
   if (!s.trim()) return [];
   try {
-    const v: unknown = JSON.parse(s);
+    const v: unknown = parseJsonString(s, 'tools');
     if (Array.isArray(v) || isObj(v)) return Array.isArray(v) ? v : [v];
-  } catch {
-    // reported below
+  } catch (err) {
+    if (err instanceof RecordError) throw err;
+    // not JSON: reported below
   }
   throw new RecordError('tools', 'must be a JSON string of a list of tool schemas');
 }

@@ -17,7 +17,7 @@ export function readTauBench(value: unknown, ctx: FormatContext): Normalized {
   const r = obj(value, '');
   const taskId = taskIdOf(r.task_id, 'task_id');
   const trial = trialOf(r.trial, 'trial');
-  const reward = rewardOf(r.reward, 'reward');
+  const reward = rewardOf(r.reward, 'reward', ctx);
   const info = r.info === undefined || r.info === null ? null : obj(r.info, 'info');
   const conv = new Conversation();
   const traj = arr(r.traj, 'traj');

@@ -85,7 +85,7 @@ export function readTau2(value: unknown, ctx: FormatContext): Normalized {
   const taskId = taskIdOf(s.task_id, 'task_id');
   const trial = trialOf(s.trial, 'trial');
   const rewardInfo = s.reward_info === undefined || s.reward_info === null ? null : obj(s.reward_info, 'reward_info');
-  const reward = rewardOf(rewardInfo?.reward, 'reward_info.reward');
+  const reward = rewardOf(rewardInfo?.reward, 'reward_info.reward', ctx);
   const conv = new Conversation();
   const policy = pathOf(ctx.header, 'info', 'environment_info', 'policy');
   if (typeof policy === 'string') conv.system(tau2SystemPrompt(policy), 'info.environment_info.policy');

@@ -6,6 +6,7 @@ import { readJsonArray } from './read-json';
 import { readJsonl, type ReadItem } from './read-jsonl';
 import { readObjectMembers } from './read-object';
 import type { Container } from './sniff';
+import { afterArray } from './trailing';
 
 /** A file's records from a position, or the file-level reason it cannot be read past it. */
 type AtFilePosition<T> = T extends ReadItem ? Omit<T, 'next'> & { next: FilePosition } : never;
@@ -17,6 +18,9 @@ export type FileItem =
  * The items of one file by its container, from a saved position. A τ²-bench results file first
  * yields its header (every member but `simulations`), which the caller stores before the records
  * come: the position then carries the simulations' byte range, so a resume skips the header.
+ * A file holding one JSON document (an array, a τ² object) with anything but whitespace after it
+ * yields only that refusal: it is found before any record, so nothing of the file is stored (a
+ * document cut off mid-way still keeps the whole records before the cut).
  */
 export function* fileItems(
   fd: number,
@@ -29,9 +33,13 @@ export function* fileItems(
     case 'jsonl':
       yield* readJsonl(fd, size, pos, maxRecord);
       return;
-    case 'array':
+    case 'array': {
+      // Trailing data is found before the first record, not after the last: by then batches are committed.
+      const after = pos.record === 0 ? afterArray(fd, size) : null;
+      if (after) return yield { kind: 'bad', ...after, record: null, next: { ...pos, offset: size }, stop: true };
       yield* readJsonArray(fd, { start: 0, end: size, line: 1 }, pos, maxRecord);
       return;
+    }
     case 'whole':
       if (pos.record === 0) yield wholeFile(fd, size, maxRecord);
       return;

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ParsedInput } from '../../../../shared/contract';
 import { AppError } from '../../lib/errors';
 import type { ImportFile, ImportJobInput } from './import.job';
 import { MAX_TRACE_BYTES } from '../../../../shared/contract/entities/trace-text';
+import { expand, statFile, unreadable } from './entries';
 import { sniff } from './sniff';
 
 /**
@@ -15,20 +15,6 @@ const BATCH_RECORDS = 2000;
 const BATCH_BYTES = 8 * 1024 * 1024;
 /** One record larger than this is refused without being held (a JSON.parse of it would need several times it). */
 export const MAX_RECORD_BYTES = MAX_TRACE_BYTES;
-
-/** Folders become their .json / .jsonl files, recursively, in name order. */
-function expand(p: string): string[] {
-  const st = fs.statSync(p, { throwIfNoEntry: false });
-  if (!st?.isDirectory()) return [p];
-  return fs
-    .readdirSync(p, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((e) => {
-      const full = path.join(p, e.name);
-      if (e.isDirectory()) return expand(full);
-      return /\.jsonl?$/i.test(e.name) ? [full] : [];
-    });
-}
 
 /**
  * A file's default collection: a Claw-Eval trace's folder (upstream writes one folder per model
@@ -47,31 +33,40 @@ export function defaultCollection(file: string, format: string | null): string {
  */
 export function resolveImport(input: ParsedInput<'trajectories.import'>): ImportJobInput {
   const paths = input.paths.map((p) => path.resolve(p));
-  const all = [...new Set(paths.flatMap(expand))];
+  const all = [...new Map(paths.flatMap(expand).map((e) => [e.path, e])).values()];
   if (!all.length)
     throw new AppError('INVALID_INPUT', 'no .json or .jsonl files in the given folders', [
       { path: ['paths'], message: 'no files' },
     ]);
-  const files: ImportFile[] = all.map((file) => {
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    const base = { path: file, size: st?.size ?? 0, mtimeMs: st?.mtimeMs ?? 0, format: null, container: null };
+  const files: ImportFile[] = all.map((entry) => {
+    const file = entry.path;
+    const st = entry.error === null ? statFile(file) : { error: entry.error };
     const failed = (error: string): ImportFile => ({
-      ...base,
+      path: file,
+      size: 'size' in st ? st.size : 0,
+      mtimeMs: 'mtimeMs' in st ? st.mtimeMs : 0,
+      format: null,
+      container: null,
       collection: input.collection ?? defaultCollection(file, null),
       error,
     });
-    if (!st) return failed('no such file');
-    if (!st.isFile()) return failed('not a regular file');
+    if ('error' in st) return failed(st.error);
     let s: ReturnType<typeof sniff>;
     try {
       s = sniff(file, input.format);
     } catch (err) {
-      return failed(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      return failed(unreadable(err));
     }
     if ('error' in s) return failed(s.error);
-    return { ...base, ...s, collection: input.collection ?? defaultCollection(file, s.format), error: null };
+    return {
+      path: file,
+      ...st,
+      ...s,
+      collection: input.collection ?? defaultCollection(file, s.format),
+      error: null,
+    };
   });
-  const first = path.basename(all[0]!);
+  const first = path.basename(all[0]!.path);
   return {
     name: all.length > 1 ? `import of ${first} and ${all.length - 1} more` : `import of ${first}`,
     files,

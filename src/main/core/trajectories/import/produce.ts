@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ImportIssue } from '../../../../shared/contract/entities/trajectory-row';
 import { JsonSyntaxError, readRecord, RecordError, TraceRecordError, type FormatContext } from '../formats';
 import type { FilePosition } from '../runs.repo';
+import { unreadable } from './entries';
 import { fileItems } from './file-items';
 import { prepareRecord, type PreparedRow, type taskLookup } from './prepare';
 import type { Container, FileFormat } from './sniff';
@@ -90,12 +91,19 @@ export function* produceFile(
     error: message,
   });
   if (f.error || !f.container || !f.format) return yield refuse(f.error ?? 'unknown format');
-  const st = fs.statSync(f.path, { throwIfNoEntry: false });
-  if (!st) return yield refuse('cannot read the file: it is gone');
-  if (st.size !== f.size || st.mtimeMs !== f.mtimeMs)
-    return yield refuse('the file changed since the import started; import it again to read it');
-  const fd = fs.openSync(f.path, 'r');
+  // The file was read when the import started; what it became since is reported as that file's error, not the job's.
+  let fd: number;
   try {
+    fd = fs.openSync(f.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return yield refuse(
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is gone since the import started' : unreadable(err),
+    );
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size !== f.size || st.mtimeMs !== f.mtimeMs)
+      return yield refuse('the file changed since the import started; import it again to read it');
     let fctx: FormatContext = { file: f.path, header: job.header };
     let b = batchOf(idx, job.position);
     let bytes = 0;

@@ -1,5 +1,7 @@
+import { headerTooDeep } from '../formats/record-json';
 import { FileWindow, mb } from './file-window';
 import { isWs, scanElement, show } from './read-json';
+import { skipWs, trailingMessage } from './trailing';
 
 export type ObjectScan =
   | {
@@ -15,6 +17,7 @@ export type ObjectScan =
  * Reads a file holding one JSON object member by member (a τ²-bench results file): every member
  * is parsed except `streamKey`, whose value (an array of any size) is only located, to be read
  * element by element afterwards. Members other than the streamed one are limited to `maxRecord`.
+ * Whatever follows the object but whitespace fails the scan, so such a file has no records read.
  */
 export function readObjectMembers(fd: number, size: number, streamKey: string, maxRecord: number): ObjectScan {
   const w = new FileWindow(fd, 0, size, maxRecord);
@@ -74,13 +77,21 @@ export function readObjectMembers(fd: number, size: number, streamKey: string, m
     else if (v.skipped)
       return fail(`the value of "${key}" is ${mb(v.skipped + v.end)}, over the ${mb(maxRecord)} limit`);
     else {
+      const text = w.buf.toString('utf8', v.start, v.end);
       try {
-        header[key] = JSON.parse(w.buf.toString('utf8', v.start, v.end));
+        header[key] = JSON.parse(text);
       } catch (err) {
         return fail(`the value of "${key}" (from line ${startLine}) is not valid JSON: ${(err as Error).message}`);
       }
+      // The header is stored (the run's context) and read with every simulation: the records' limit holds for it.
+      const deep = headerTooDeep(key, text, header[key]);
+      if (deep) return { ok: false, line: startLine + deep.line - 1, message: deep.message };
     }
     i = v.end;
   }
+  // Only whitespace may follow the object: garbage or a second document refuses the file before any record is read.
+  const rest = skipWs(w, i + 1);
+  if (rest.c !== undefined)
+    return { ok: false, line: line + rest.nl, message: trailingMessage(fd, 'object', line, w.at(rest.i), rest.c) };
   return { ok: true, header, stream };
 }

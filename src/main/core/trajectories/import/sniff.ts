@@ -44,9 +44,11 @@ const BY_KEY: Record<string, FileFormat> = {
  * record) the member names seen in the prefix do.
  */
 export function sniff(file: string, format: ImportFormat): Sniffed {
-  const fd = fs.openSync(file, 'r');
+  // Non-blocking and checked after opening: a FIFO put where the listed file was would block the read forever.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   let text: string;
   try {
+    if (!fs.fstatSync(fd).isFile()) return { error: 'not a regular file; only files are read' };
     const buf = Buffer.allocUnsafe(PREFIX);
     const n = fs.readSync(fd, buf, 0, PREFIX, 0);
     text = buf.toString('utf8', 0, n).replace(/^\uFEFF/, '');
