@@ -173,3 +173,31 @@ describe('bad traces: a clear error naming each bad line, never a crash', () => 
     expect(refused).toBeGreaterThan(0);
   });
 });
+
+describe('scores that are not fractions: refused with their line and field (issue 16)', () => {
+  it.each<[string, number, (e: Ev) => Ev, RegExp]>([
+    ['a task_score of 7', 23, (e) => ({ ...e, task_score: 7 }), /grading_result\.task_score: 7 is outside \[0, 1\]/],
+    [
+      'a negative completion',
+      22,
+      (e) => ({ ...e, scores: { ...(e.scores as object), completion: -5 } }),
+      /grading_result\.scores\.completion: -5 is outside \[0, 1\]/,
+    ],
+    [
+      "a trace_end's task_score above 1",
+      21,
+      (e) => ({ ...e, task_score: 1.5 }),
+      /trace_end\.task_score: 1\.5 is outside \[0, 1\]/,
+    ],
+  ])('%s', (_what, line, f, message) => {
+    const { issues } = issuesOf(edit(line, f));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.line).toBe(line);
+    expect(issues[0]!.message).toMatch(message);
+  });
+
+  it('the bounds themselves are scores', () => {
+    const text = edit(23, (e) => ({ ...e, task_score: 1, scores: { ...(e.scores as object), completion: 0 } }));
+    expect(readTrace(text).trajectory.gradings.at(-1)!.task_score).toBe(1);
+  });
+});

@@ -13,6 +13,28 @@ import {
 import { compact, messagesFromTrace } from './trace-messages';
 import { TraceError, type ReadEvent, type TraceIssue } from './trace-read';
 
+/** Claw-Eval's scores that are fractions by definition (the efficiency figures are counts and seconds). */
+const UNIT_SCORES = ['completion', 'robustness', 'communication', 'safety'] as const;
+
+/**
+ * A task_score or dimension score outside [0, 1]. Upstream's pydantic model takes any float, but
+ * Claw-Eval computes them as fractions, and the pass rule (≥ 0.75), the means and the pools'
+ * minimum rewards assume that range: a trace saying 7 is refused with its line and field rather
+ * than stored as a reward of 7 (issue 16; the other import formats refuse the same way).
+ */
+function scoresOutOfRange(
+  line: number,
+  e: { type: string; task_score: number; scores: Record<(typeof UNIT_SCORES)[number], number> },
+): TraceIssue[] {
+  const fields: [string, number][] = [
+    ['task_score', e.task_score],
+    ...UNIT_SCORES.map((k): [string, number] => [`scores.${k}`, e.scores[k]]),
+  ];
+  return fields
+    .filter(([, v]) => !(v >= 0 && v <= 1))
+    .map(([f, v]) => ({ line, message: `${e.type}.${f}: ${v} is outside [0, 1] (a score is a fraction)` }));
+}
+
 /**
  * Validated trace events → a Trajectory, keeping everything the format holds: each item remembers
  * its event index (seq) and timestamp so the writer reproduces the file byte for byte. Cross-event
@@ -113,12 +135,14 @@ export function trajectoryFromEvents(
         break;
       }
       case 'trace_end': {
+        issues.push(...scoresOutOfRange(line, e));
         const { type: _t, trace_id: _i, timestamp: _s, ...rest } = e;
         if (end) issues.push({ line, message: `a second trace_end (the first is on line ${end.line})` });
         else end = { line, value: compact({ ...rest, meta }) };
         break;
       }
       case 'grading_result': {
+        issues.push(...scoresOutOfRange(line, e));
         const { type: _t, trace_id: _i, timestamp: _s, ...rest } = e;
         gradings.push({
           ...rest,
