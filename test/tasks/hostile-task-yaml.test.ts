@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { openDb } from '../../src/main/core/db/sqlite';
+import { yamlTooDeep } from '../../src/main/core/tasks/claw-eval/yaml-depth';
 import { fail, ok } from '../helpers/call';
 import { CLAW_ROOT } from '../helpers/goldens';
 import { createTestCore, tempDir } from '../helpers/test-core';
@@ -93,6 +94,34 @@ describe.skipIf(!hasCorpus)('task.yaml numbers that make no sense are refused at
     expect(e.message).toMatch(new RegExp(`task ${TASK}: task\\.yaml: field environment\\.max_turns: `));
   });
 });
+
+describe.skipIf(!hasCorpus)(
+  'task.yaml nested deeper than the limit: the file, line and limit, no stack overflow',
+  () => {
+    const deepBlock = (n: number) => `${Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} 1\n`;
+    it.each([
+      ['flow sequences', () => `deep: ${'['.repeat(100_000)}1${']'.repeat(100_000)}\n`],
+      ['flow mappings', () => `deep: ${'{a: '.repeat(5_000)}1${'}'.repeat(5_000)}\n`],
+      ['block mappings', () => deepBlock(1_500)],
+      ['compact block sequences', () => `deep:\n${'- '.repeat(3_000)}1\n`],
+    ])('%s', async (_, deep) => {
+      const { root, file } = damagedRoot((t) => `${t}\n${deep()}`);
+      const lines = fs.readFileSync(file, 'utf8').split('\n').length;
+      const e = await importError(root);
+      expect(e).not.toMatch(/stack/i);
+      const m = /^(.*task\.yaml):(\d+):\d+: nested deeper than 512 levels$/.exec(e);
+      expect(m, e).not.toBeNull();
+      expect(m![1]).toBe(file);
+      // The line is in the appended part, not where a stack happened to run out.
+      expect(Number(m![2])).toBeGreaterThan(lines - (deep().split('\n').length + 1));
+    });
+
+    it("just under the limit still parses (the limit is the stored spec's, 512 levels)", () => {
+      expect(yamlTooDeep(`a: ${'['.repeat(511)}1${']'.repeat(511)}`, 512)).toBeUndefined();
+      expect(yamlTooDeep(`a: ${'['.repeat(512)}1${']'.repeat(512)}`, 512)).toEqual({ line: 1, col: 516 });
+    });
+  },
+);
 
 describe('a TaskSpec with a turn budget that cannot run is not valid', () => {
   it.each([-1, 0, 2.5])('environment.max_turns: %s fails structure, naming the field', async (maxTurns) => {
