@@ -74,7 +74,7 @@ describe.skipIf(!hasCorpus)('task.yaml numbers that make no sense are refused at
     expect(await importError(u.root)).toMatch(/task\.yaml: field user_agent\.max_rounds: /);
   });
 
-  it('a task stored before these rules is invalid when validated, and its spec is a clear error, not INTERNAL', async () => {
+  it('a task stored before these rules: invalid when validated, a clear error (not INTERNAL) when read', async () => {
     const { core, workspacePath } = newCore();
     await ok(core, 'tasks.import', { paths: [path.join(CLAW_ROOT, 'tasks', TASK)] });
     const db = openDb(workspacePath);
