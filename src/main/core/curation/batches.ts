@@ -3,6 +3,7 @@ import type { BatchResult, TaskSelection, TrajectorySelection } from '../../../s
 import { compileWhere } from '../db/sql-filter';
 import { prepareCached, type WriteDb } from '../db/sqlite';
 import { AppError } from '../lib/errors';
+import { missingIn, refuseUnknown } from '../lib/unknown-names';
 import { TRAJECTORY_COLUMNS } from '../trajectories/trajectories.repo';
 import { CURATION_COLUMNS, CURATION_TABLE } from './curation.repo';
 
@@ -41,6 +42,28 @@ function itemsSql(target: Target, select: Selection, newSql: string): { sql: str
       ? compileWhere(select.where, TRAJECTORY_COLUMNS)
       : compileWhere(select.where, CURATION_COLUMNS, CURATION_TABLE.search);
   return { sql: `${head} ${w.sql}`, params: w.params };
+}
+
+/**
+ * Ids the grid does not hold select nothing: "0 tasks changed" for a typo read as done. Refused, naming each, before
+ * anything is logged or written.
+ */
+function refuseUnknownItems(db: WriteDb, select: Selection): void {
+  if ('tasks' in select)
+    refuseUnknown({
+      noun: ['task in the curation grid', 'tasks in the curation grid'],
+      given: select.tasks,
+      unknown: missingIn(db, 'curation_tasks', 'task_id', select.tasks),
+      path: ['select', 'tasks'],
+      hint: 'a task is in the grid once it has trajectories',
+    });
+  else if ('trajectories' in select)
+    refuseUnknown({
+      noun: ['trajectory', 'trajectories'],
+      given: select.trajectories.map(String),
+      unknown: missingIn(db, 'trajectories', 'id', select.trajectories),
+      path: ['select', 'trajectories'],
+    });
 }
 
 function newBatch(
@@ -92,6 +115,7 @@ export function applyBatch(
   db: WriteDb,
   a: { kind: Kind; target: Target; value: string | null; select: Selection; reason: string; now: string },
 ): BatchResult {
+  refuseUnknownItems(db, a.select);
   const perItem = a.kind === 'suggest';
   const batchId = newBatch(db, { ...a, selection: a.select });
   const items = itemsSql(a.target, a.select, perItem ? 'suggested' : '?');

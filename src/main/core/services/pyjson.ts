@@ -315,12 +315,22 @@ export const dumpsCompact = (v: PyValue) => dumpsPy(v, COMPACT);
 /** dumpsCompact(withoutUndefined(v)): keys whose value is undefined are left out (stored Trajectory JSON). */
 export const dumpsCompactDefined = (v: PyValue) => dumpsPy(v, { ...COMPACT, omitUndefined: true });
 
+/**
+ * `o[k] = v` for a key read from data. A record may have a field named `__proto__` (legal JSON; Python's json reads it
+ * as any other key), and assigning it would set the copy's prototype instead: the field would vanish.
+ */
+export function setField(o: PyObject, k: string, v: PyValue): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
 /** A copy without the keys whose value is undefined (dumpsPy would write them as null). */
 export function withoutUndefined(v: PyValue): PyValue {
   if (v === null || typeof v !== 'object' || v instanceof PyFloat) return v;
   if (Array.isArray(v)) return v.map(withoutUndefined);
-  const out: Record<string, PyValue> = {};
-  for (const k in v) if (v[k] !== undefined) out[k] = withoutUndefined(v[k]!);
+  const out: PyObject = {};
+  for (const k in v) if (v[k] !== undefined) setField(out, k, withoutUndefined(v[k]!));
   return out;
 }
 
@@ -329,7 +339,7 @@ export function deepCopy<T extends PyValue>(v: T): T {
   if (Array.isArray(v)) return v.map(deepCopy) as T;
   if (isObject(v)) {
     const o: PyObject = {};
-    for (const [k, x] of Object.entries(v)) o[k] = deepCopy(x);
+    for (const [k, x] of Object.entries(v)) setField(o, k, deepCopy(x));
     return o as T;
   }
   return v;
@@ -345,7 +355,7 @@ export function wireSnapshot(v: PyValue | undefined): PyValue {
   if (Array.isArray(v)) return v.map(wireSnapshot);
   if (isObject(v)) {
     const o: PyObject = {};
-    for (const k in v) o[k] = wireSnapshot(v[k]);
+    for (const k in v) setField(o, k, wireSnapshot(v[k]));
     return o;
   }
   return v;
@@ -359,7 +369,7 @@ export function pyEquals(a: PyValue | undefined, b: PyValue | undefined): boolea
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && pyEquals(a[k], b[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && pyEquals(a[k], b[k]));
   }
   return a === b;
 }

@@ -45,10 +45,12 @@ export function fixtureColumns(records: PyValue[], schema: z.ZodType | undefined
   for (const [k, d] of Object.entries(declared)) if (d.required && !names.includes(k)) names.push(k);
   const floats = new Set<string>();
   const columns = names.map((name): FixtureColumn => {
-    const values = records.flatMap((r) => (isObject(r) && name in r ? [r[name]!] : []));
+    // Own fields only: a record field may be named constructor or toString (plain data upstream), which `in` and a
+    // plain lookup would find on Object.prototype — a function taken for a value or for the schema's description.
+    const values = records.flatMap((r) => (isObject(r) && Object.hasOwn(r, name) ? [r[name]!] : []));
     const inf = inferred(values);
     if (inf.float) floats.add(name);
-    const d = declared[name];
+    const d = Object.hasOwn(declared, name) ? declared[name] : undefined;
     const nullable = d ? d.nullable : values.some((v) => v === null);
     const info: FieldInfo = d && d.type !== 'json' ? d : { type: inf.type, nullable };
     return { ...info, nullable, name, required: d?.required ?? false, key: name === key, declared: !!d };

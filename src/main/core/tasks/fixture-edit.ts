@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { WriteDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
-import { dumpsPy, isObject, parsePyJson, toPlain, type PyObject, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJson, setField, toPlain, type PyObject, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import { validateStored } from '../validation/validate-stored';
 import { validationWriter } from '../validation/validation.repo';
@@ -111,12 +111,8 @@ export function updateFixtureCell(
       `${where} of ${input.service}'s fixture was deleted by another writer; nothing was saved`,
       [{ path: ['index'], message: 'no such record' }],
     );
-  // `next.__proto__ = v` would set the object's prototype, not a field: the value would vanish.
-  if (input.field === '__proto__')
-    throw new AppError('INVALID_INPUT', '__proto__ cannot be a fixture field name; nothing was saved', [
-      { path: ['field'], message: 'not a usable field name' },
-    ]);
-  const current = input.field in rec ? dumpsPy(rec[input.field]!) : null;
+  // Own fields only: `in` finds constructor, toString… on Object.prototype in every record.
+  const current = Object.hasOwn(rec, input.field) ? dumpsPy(rec[input.field]!) : null;
   if (input.expected !== undefined && input.expected !== current)
     throw new AppError(
       'CONFLICT',
@@ -136,7 +132,7 @@ export function updateFixtureCell(
   if (col.key) assertUniqueKey(records, input.index, col.name, value, `${where} · ${input.field}`);
   const next: PyObject = { ...rec };
   if (value === undefined) delete next[input.field];
-  else next[input.field] = value;
+  else setField(next, input.field, value); // a field named __proto__ is data too, not the record's prototype
   const v = schema?.safeParse(toPlain(next));
   if (v && !v.success) {
     const i = v.error.issues[0]!;

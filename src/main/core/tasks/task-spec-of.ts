@@ -1,5 +1,6 @@
 import { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import { notFound } from '../lib/errors';
+import type { z } from 'zod';
+import { AppError, notFound } from '../lib/errors';
 import { Environment, type EnvironmentSpec } from '../services/environment';
 import { fixtureRecords, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
@@ -24,10 +25,24 @@ export function storedTaskSpec(
   if (!t) throw notFound(`task ${taskId}`);
   const fixtures = repo.fixtures(taskId);
   if (t.row.origin === 'imported') {
-    const { spec, notes } = deriveTaskSpec(ClawTaskYaml.parse(t.spec));
+    const { spec, notes } = deriveTaskSpec(parsedOrRefused(ClawTaskYaml, t.spec, taskId, 'task.yaml: '));
     return { spec, fixtures, notes };
   }
-  return { spec: TaskSpec.parse(t.spec), fixtures, notes: [] };
+  return { spec: parsedOrRefused(TaskSpec, t.spec, taskId, ''), fixtures, notes: [] };
+}
+
+/**
+ * A stored spec the schema no longer accepts (stored before a rule was added, or edited in the file): an error that
+ * names the task and the field, as validation reports it, instead of a ZodError answered as INTERNAL.
+ */
+function parsedOrRefused<S extends z.ZodType>(schema: S, spec: unknown, taskId: string, file: string): z.output<S> {
+  const r = schema.safeParse(spec);
+  if (r.success) return r.data;
+  const i = r.error.issues[0]!;
+  throw new AppError(
+    'INVALID_INPUT',
+    `task ${taskId}: ${file}field ${i.path.join('.') || '(spec)'}: ${i.message}; fix the task and validate it again`,
+  );
 }
 
 /**

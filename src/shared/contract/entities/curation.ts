@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gridFilterInput } from './grid-query';
+import { bulkWhere, gridFilterInput } from './grid-query';
 import { TrajectorySortField } from './trajectory-row';
 
 const int = z.number().int();
@@ -89,7 +89,9 @@ export type CurationWhere = z.infer<typeof CurationWhere>;
 /** Which tasks a bulk action acts on: grid selection (ids), a filter as the grid sends it, or every task. */
 export const TaskSelection = z.union([
   z.object({ tasks: z.array(z.string().min(1)).min(1).max(1_000_000) }),
-  z.object({ where: CurationWhere }),
+  z.object({
+    where: bulkWhere(CurationField, 'to act on every task say so with {"all": true} (the CLI\'s --all)'),
+  }),
   z.object({ all: z.literal(true) }),
 ]);
 export type TaskSelection = z.infer<typeof TaskSelection>;
@@ -97,7 +99,7 @@ export type TaskSelection = z.infer<typeof TaskSelection>;
 /** Which trajectories an include/exclude override acts on: ids, or a trajectories-grid filter. */
 export const TrajectorySelection = z.union([
   z.object({ trajectories: z.array(int).min(1).max(1_000_000) }),
-  z.object({ where: gridFilterInput(TrajectorySortField) }),
+  z.object({ where: bulkWhere(TrajectorySortField, 'name the trajectories by id, or filter them') }),
 ]);
 export type TrajectorySelection = z.infer<typeof TrajectorySelection>;
 

@@ -52,14 +52,18 @@ export const TaskSpec = z.looseObject({
     .array(z.looseObject({ tool_name: z.string(), url: z.string(), method: z.string().default('POST') }))
     .default([]),
   environment: z
-    .looseObject({ max_turns: z.number().int().default(20), timeout_seconds: z.number().default(300) })
+    .looseObject({
+      // A budget of 0 or fewer model calls runs nothing; the agent loop would end before the first turn.
+      max_turns: z.number().int('a whole number of model calls').min(1, 'at least 1 model call').default(20),
+      timeout_seconds: z.number().positive('more than 0 seconds').default(300),
+    })
     .default({ max_turns: 20, timeout_seconds: 300 }),
   user_agent: z
     .looseObject({
       enabled: z.boolean().default(false),
       persona: z.string().default(''),
       hidden_facts: z.array(z.string()).default([]),
-      max_rounds: z.number().int().default(3),
+      max_rounds: z.number().int().min(0, 'max_rounds cannot be negative').default(3),
       system_prompt_suffix: z.string().default(''),
     })
     .optional(),

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HandlerMap } from '../../lib/handler-types';
+import type { SftSelection } from '../../../../shared/contract/export.contract';
+import { DEFAULT_POOLS } from '../../../../shared/contract/entities/export';
+import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
+import { missingIn, refuseUnknown, refuseUnknownTasks } from '../../lib/unknown-names';
 import { previewAdvantages } from '../advantages/preview';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../advantages/settings';
 import { taskClock } from '../export-task';
@@ -32,6 +36,34 @@ function refuseExisting(outDir: string, overwrite: boolean, workspacePath: strin
   refuseReplacing(target, workspacePath);
 }
 
+/**
+ * A pool without a rule or a collection the workspace lacks selects nothing: the export would run and write an
+ * empty dataset (every record rejected as unknown_pool, or none read). Refused before the job, naming them.
+ */
+function refuseUnknownSelection(db: ReadDb, s: SftSelection, pools: Record<string, unknown> | undefined): void {
+  const known = Object.keys({ ...DEFAULT_POOLS, ...pools });
+  refuseUnknown({
+    noun: ['pool', 'pools'],
+    given: [s.pool],
+    unknown: new Set(known.includes(s.pool) ? [] : [s.pool]),
+    path: ['selection', 'pool'],
+    list: false,
+    known,
+  });
+  if (!s.collections?.length) return;
+  const unknown = missingIn(db, 'collections', 'name', s.collections);
+  if (!unknown.size) return;
+  const names = db.prepare('SELECT name FROM collections ORDER BY name LIMIT 13').all() as { name: string }[];
+  refuseUnknown({
+    noun: ['collection', 'collections'],
+    given: s.collections,
+    unknown,
+    path: ['selection', 'collections'],
+    known: names.map((r) => r.name),
+    hint: 'the trajectories grid (or `coworkenv call trajectories.collections`) lists them',
+  });
+}
+
 const rowCount = (ctx: { db: { prepare(s: string): { get(): unknown } } }) =>
   (ctx.db.prepare('SELECT count(*) AS n FROM trajectories').get() as { n: number }).n;
 
@@ -49,6 +81,7 @@ export const exportHandlers = {
     return { preview, curation: curationState(ctx.db), redaction: tally.summary() };
   },
   'export.sft': (input, ctx) => {
+    refuseUnknownSelection(ctx.db, input.selection, input.options.pools);
     refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.sft', { ...input, rows: rowCount(ctx) }) };
   },
@@ -64,10 +97,12 @@ export const exportHandlers = {
     return { preview, tasks: tasks.length, rollouts: rollouts.length };
   },
   'export.rl': (input, ctx) => {
+    refuseUnknownTasks(ctx.db, input.selection.taskIds, ['selection', 'taskIds']);
     refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.rl', input) };
   },
   'export.clawEval': (input, ctx) => {
+    refuseUnknownTasks(ctx.db, input.taskIds, ['taskIds']);
     refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.clawEval', input) };
   },

@@ -14,6 +14,7 @@ import {
   resolveFixturePath,
   type TaskLocation,
 } from './task-files';
+import { yamlTooDeep } from './yaml-depth';
 
 export type FixtureFile = {
   service: string;
@@ -39,6 +40,9 @@ export type ReadTask = {
 export class TaskImportError extends Error {}
 
 function parseYaml(file: string, text: string): unknown {
+  // Before composing, which recurses: past ~1,000 levels it reported a stack overflow, not the nesting.
+  const deep = yamlTooDeep(text, MAX_JSON_DEPTH);
+  if (deep) throw new TaskImportError(`${file}:${deep.line}:${deep.col}: nested deeper than ${MAX_JSON_DEPTH} levels`);
   let doc: ReturnType<typeof YAML.parseDocument>;
   try {
     // YAML 1.1, as PyYAML safe_load reads it (15:00 → 900, §4.2); aliases capped against alias bombs.
@@ -53,6 +57,9 @@ function parseYaml(file: string, text: string): unknown {
   try {
     value = doc.toJS({ maxAliasCount: 1000 });
   } catch (err) {
+    // Aliases can nest a shallow text deeply (an anchor holding an alias of the one before); toJS recurses.
+    if (err instanceof RangeError && /call stack/i.test(err.message))
+      throw new TaskImportError(`${file}: nested deeper than ${MAX_JSON_DEPTH} levels (through aliases)`);
     throw new TaskImportError(`${file}: ${(err as Error).message}`);
   }
   const bad = unstorable(value, []);

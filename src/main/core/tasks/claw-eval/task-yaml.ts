@@ -48,6 +48,21 @@ const TaskId = z
     message: 'a task id is a name, not a path: no / or \\, no control characters, not . or ..',
   });
 
+/**
+ * Numbers upstream types but never bounds (pydantic `int` / `float`): a negative weight passes its validator when the
+ * sum is 1, and max_turns -1 runs no turn at all. These are refused, naming the field; every real task is within them.
+ */
+const Weight = z.number().min(0, 'a weight is a share of the score: it cannot be negative');
+const MaxTurns = z
+  .number()
+  .int('max_turns counts model calls: a whole number')
+  .min(1, 'max_turns must allow at least 1 model call');
+const TimeoutSeconds = z.number().positive('timeout_seconds must be more than 0');
+const MaxRounds = z
+  .number()
+  .int('max_rounds counts user turns: a whole number')
+  .min(0, 'max_rounds cannot be negative');
+
 export const ClawTaskYaml = z.looseObject({
   task_id: TaskId,
   task_name: z.string(),
@@ -62,10 +77,10 @@ export const ClawTaskYaml = z.looseObject({
   tools: z.array(Tool).default([]),
   tool_endpoints: z.array(ToolEndpoint).default([]),
   environment: z
-    .looseObject({ timeout_seconds: z.number().default(300), max_turns: z.number().default(20) })
+    .looseObject({ timeout_seconds: TimeoutSeconds.default(300), max_turns: MaxTurns.default(20) })
     .default({ timeout_seconds: 300, max_turns: 20 }),
   scoring_components: z
-    .array(z.looseObject({ name: z.string(), weight: z.number(), check: DeterministicCheck }))
+    .array(z.looseObject({ name: z.string(), weight: Weight, check: DeterministicCheck }))
     .default([]),
   safety_checks: z
     .array(z.looseObject({ type: z.string(), tool_name: z.string().optional(), description: z.string().default('') }))
@@ -82,7 +97,7 @@ export const ClawTaskYaml = z.looseObject({
     .looseObject({
       enabled: z.boolean().default(false),
       persona: z.string().default(''),
-      max_rounds: z.number().default(3),
+      max_rounds: MaxRounds.default(3),
       system_prompt_suffix: z.string().default(''),
     })
     .optional(),

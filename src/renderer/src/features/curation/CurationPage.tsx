@@ -54,7 +54,9 @@ export default function CurationPage({ workspace }: { workspace: string }) {
   /** The selection a bulk action names: every row matching the filter when "select all matching" made it, else ids. */
   const selection = (): TaskSelection | null => {
     // The grid's field names are the contract's CurationField (the columns are its fields).
-    if (allMatching.current && g.selectedCount) return { where: g.filter() as TaskSelection & never };
+    // With no filter, "every row matching" is every task: the contract refuses an empty filter in a bulk write.
+    if (allMatching.current && g.selectedCount)
+      return g.filtered() ? { where: g.filter() as TaskSelection & never } : { all: true };
     const ids = g.selectedIds();
     if (ids.length) return { tasks: ids };
     const focused = g.api()?.getFocusedCell();
