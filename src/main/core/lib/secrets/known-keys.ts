@@ -13,6 +13,7 @@
 /** Shorter values are not treated as keys: "none", "EMPTY" (vLLM's convention), a test's "k" would match prose. */
 export const MIN_KEY_LENGTH = 8;
 export const KNOWN_KEY_RULE = 'endpoint_key';
+const MARK = `[REDACTED:${KNOWN_KEY_RULE}]`;
 
 const keys = new Set<string>();
 /** Every spelling of every key, longest first; null when nothing is registered. */
@@ -48,6 +49,12 @@ export function scrubKnownKeys(text: string, mark: string): { text: string; coun
   const out = text.replace(pattern, () => (count++, mark));
   return { text: out, count };
 }
+
+/**
+ * `text` with every registered key replaced: what writers of model-derived text (trajectory bodies, generation
+ * lineage, job rows) call just before they write, whatever path the text took to get there.
+ */
+export const withoutKnownKeys = (text: string): string => scrubKnownKeys(text, MARK).text;
 
 /** Tests only: forget every key. */
 export function clearKnownKeysForTests(): void {
