@@ -7,9 +7,10 @@
  * 1. the endpoint keys this thread resolved (secrets/known-keys.ts), exactly, whatever their shape;
  * 2. the hand-written rules (secrets/rules.ts): the model providers this app talks to (prefix-exact,
  *    at a token boundary, so nothing inside base64 or a longer identifier matches) and context
- *    rules — a credential by the name of its field or label (`"pwd": …`, `aws_secret_access_key =
- *    …`, "api key: …"; names in secrets/names.ts), Bearer / Authorization / URL credentials. Generic shapes are taken only when
- *    the value looks random, so prose such as "Bearer token format" or "the token count is 5" stays;
+ *    rules: a credential by the name of its field or label (`"pwd": …`, "api key: …",
+ *    `aws_secret_access_key = …`; names in secrets/names.ts), Bearer, Authorization, URL
+ *    credentials. Generic shapes are taken only when the value looks random, so prose such as
+ *    "Bearer token format" or "the token count is 5" stays;
  * 3. gitleaks' maintained rule set (secrets/gitleaks.ts: 200-odd providers, keyword-prefiltered,
  *    with its entropy thresholds and allowlists), for the shapes nobody here writes regexes for.
  * Checked against the τ-bench, τ²-bench and Claw-Eval corpora (test/core/redact-corpora.test.ts).
