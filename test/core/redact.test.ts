@@ -47,6 +47,7 @@ function realistic(): [string, string, string][] {
     ['password_text', `每日自动备份，root密码：${rand(12)}`, 'password_text'],
     ['env_secret', `MY_SERVICE_TOKEN=${rand(24)} node run.js`, 'env_secret'],
     ['url_credentials', `postgresql://admin:S3cr3t!@#$2026@db.internal:5432/prod`, 'url_credentials'],
+    ['secret_label', `Here is the service's api key: ${rand(24)}, rotate it monthly`, 'secret_label'],
     ['private_key', `-----BEGIN RSA PRIVATE KEY-----\\n${rand(64)}\\n-----END RSA PRIVATE KEY-----`, 'private_key'],
   ];
 }

@@ -14,6 +14,8 @@ import { seedNewWorkspace } from './workspace/seed';
 import type { Environment } from './services/environment';
 import { environmentOfStoredTask } from './tasks/task-spec-of';
 import { tasksRepo } from './tasks/tasks.repo';
+import { endpointsRepo } from './endpoints/endpoints.repo';
+import { registerConfiguredKeys } from './endpoints/key-store';
 
 export type Core = {
   dispatch: Dispatch;
@@ -73,6 +75,8 @@ export function createCore(config: CreateCoreOptions): Core {
   }
   const events = new CoreEvents();
   const keys = { secrets: config.secrets ?? null, env: config.env ?? process.env };
+  // Redacted wherever this process writes or answers text (a server may echo the key it was sent).
+  registerConfiguredKeys(endpointsRepo(readHandle(db)).list(), keys);
   const now = () => clock().toISOString();
   const jobs = new JobRunner({
     db,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Attempt, ChatRequest, ChatResult, ToolCall } from './chat-types';
 import { classify, ModelError, RETRYABLE, type EndpointLabel } from './model-error';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, sleep, type RetryPolicy } from './retry';
+import { registerKnownKey, withoutKnownKeys as scrub } from '../lib/secrets/known-keys';
 
 export { ModelError } from './model-error';
 export type { ModelErrorKind } from './model-error';
@@ -82,6 +83,7 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...o.retry };
   const random = o.random ?? Math.random;
   const label: EndpointLabel = { name: t.name, baseUrl: t.baseUrl, model: t.model };
+  registerKnownKey(t.apiKey);
   const sdk = new OpenAI({
     baseURL: t.baseUrl,
     // The SDK insists on a key; with none, a placeholder is set and the header then removed.
@@ -201,26 +203,32 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
     }
   }
 
+  /**
+   * The answer as every caller sees it: with the configured keys replaced (a server may echo the key it was
+   * sent, and the answer goes into trajectories, lineage, tool calls and the next prompt).
+   */
   function toResult(c: z.infer<typeof Completion>, attempts: Attempt[], latencyMs: number): ChatResult {
     const choice = c.choices[0]!;
     const calls: ToolCall[] = (choice.message.tool_calls ?? []).map((tc, i) => ({
-      id: tc.id ?? `call_${i}`,
+      id: scrub(tc.id ?? `call_${i}`),
       type: 'function',
       // Some servers send arguments as an object; the wire format (and our trajectories) keep a string.
       function: {
-        name: tc.function.name,
-        arguments:
+        name: scrub(tc.function.name),
+        arguments: scrub(
           typeof tc.function.arguments === 'string' ? tc.function.arguments : JSON.stringify(tc.function.arguments),
+        ),
       },
     }));
     const u = c.usage;
     const reasoning = choice.message.reasoning_content || choice.message.reasoning;
+    const content = choice.message.content ?? null;
     return {
       message: {
         role: 'assistant',
-        content: choice.message.content ?? null,
+        content: content === null ? null : scrub(content),
         tool_calls: calls,
-        ...(reasoning ? { reasoning } : {}),
+        ...(reasoning ? { reasoning: scrub(reasoning) } : {}),
       },
       finishReason: choice.finish_reason ?? null,
       usage: u
@@ -232,7 +240,7 @@ export function createModelClient(t: ModelTarget, o: ModelClientOptions = {}): M
         : null,
       latencyMs,
       attempts,
-      model: c.model ?? t.model,
+      model: c.model ? scrub(c.model) : t.model,
       endpoint: t.name,
     };
   }

@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { Attempt } from './chat-types';
+import { scrubKnownKeys } from '../lib/secrets/known-keys';
 
 /**
  * What went wrong with a model request, told apart so callers and users can act: an unreachable
@@ -45,10 +46,10 @@ export class ModelError extends Error {
   }
 }
 
-/** Replaces every occurrence of the key (and of its Bearer header) in a text. */
+/** Replaces every occurrence of the key (and of its Bearer header), and of every other configured key, in a text. */
 export function redact(text: string, key: string | null): string {
-  if (!key || key.length < 4) return text;
-  return text.split(key).join('[key]');
+  const out = !key || key.length < 4 ? text : text.split(key).join('[key]');
+  return scrubKnownKeys(out, '[key]').text;
 }
 
 const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);

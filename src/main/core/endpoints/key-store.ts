@@ -1,4 +1,5 @@
 import type { KeySource } from '../../../shared/contract/endpoints.contract';
+import { registerKnownKey } from '../lib/secrets/known-keys';
 
 /**
  * Where API keys live — never in the workspace, logs, exports or error messages (DESIGN.md §10).
@@ -63,9 +64,16 @@ export function keyStatus(e: KeyRef, keys: KeyAccess): KeyStatus {
 
 /**
  * The key to send: a string, null for the `none` source, or a KeyMissing naming where it was
- * looked for. Callers pass the result straight to the model client and nowhere else.
+ * looked for. Callers pass the result straight to the model client and nowhere else. A key found is
+ * registered for redaction in this thread (lib/secrets/known-keys.ts): a server may echo it back.
  */
 export function resolveKey(e: KeyRef, keys: KeyAccess): string | null | KeyMissing {
+  const key = lookUp(e, keys);
+  if (typeof key === 'string') registerKnownKey(key);
+  return key;
+}
+
+function lookUp(e: KeyRef, keys: KeyAccess): string | null | KeyMissing {
   if (e.key_source === 'none') return null;
   if (e.key_source === 'env') {
     const v = e.key_env ?? defaultKeyEnv(e.name);
@@ -76,6 +84,18 @@ export function resolveKey(e: KeyRef, keys: KeyAccess): string | null | KeyMissi
   return (
     keys.secrets!.get(e.name) ?? new KeyMissing(e.name, 'no key is stored in the OS keychain; edit it in Settings')
   );
+}
+
+/**
+ * Registers for redaction every key this thread could send: those of the configured endpoints, every
+ * keychain key and every COWORKENV_KEY_* variable. Run when a core opens a workspace and when a job
+ * worker starts, so text written before any model call (a job's result, an export) is covered too.
+ */
+export function registerConfiguredKeys(endpoints: readonly KeyRef[], keys: KeyAccess): void {
+  for (const e of endpoints) resolveKey(e, keys);
+  if (keys.secrets && !keys.secrets.unavailableReason())
+    for (const k of Object.values(keys.secrets.exportAll())) registerKnownKey(k);
+  for (const [name, value] of Object.entries(keys.env)) if (name.startsWith('COWORKENV_KEY_')) registerKnownKey(value);
 }
 
 export class KeyMissing {

@@ -1,6 +1,7 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { openDb, readHandle, writeHandle } from '../db/sqlite';
-import { memorySecrets } from '../endpoints/key-store';
+import { endpointsRepo } from '../endpoints/endpoints.repo';
+import { memorySecrets, registerConfiguredKeys } from '../endpoints/key-store';
 import { settleCuration } from '../curation/settle';
 import { bumpTableVersion } from '../events/change-watcher';
 import { jobsLedger } from './jobs.repo';
@@ -98,13 +99,16 @@ async function runJob(data: WorkerData): Promise<void> {
         // A read that met a lock: the next poll asks again.
       }
     }, CANCEL_POLL_MS);
+    const keys = { secrets: data.secrets ? memorySecrets(data.secrets) : null, env: process.env };
+    // This thread's redaction knows the keys too: what the job writes may quote one (a server's echo).
+    registerConfiguredKeys(endpointsRepo(readHandle(db)).list(), keys);
     const ctx: JobContext = {
       jobId: job.id,
       workspacePath: data.workspacePath,
       db: readHandle(db),
       now,
       resumeFrom: job.done,
-      keys: { secrets: data.secrets ? memorySecrets(data.secrets) : null, env: process.env },
+      keys,
       signal: abort.signal,
       commitBatch(write, doneAfter, message, tables) {
         if (jobs.cancelRequested(job.id)) throw new JobCancelled();

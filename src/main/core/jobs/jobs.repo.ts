@@ -1,5 +1,6 @@
 import { Job } from '../../../shared/contract/jobs.contract';
 import { prepareCached, readHandle, type Db, type ReadDb } from '../db/sqlite';
+import { withoutKnownKeys as scrub } from '../lib/secrets/known-keys';
 
 type JobRow = Omit<Job, 'result' | 'input'> & {
   result: string | null;
@@ -79,14 +80,17 @@ export function jobsLedger(db: Db) {
       extra: { message?: string; error?: string | null; owner?: string | null } = {},
     ): void {
       // One transaction: the job and its run never disagree, even when a BUSY retry repeats it.
+      // A job's error and message may quote a model's answer: configured endpoint keys never reach the row.
+      const error = extra.error == null ? null : scrub(extra.error);
+      const message = extra.message === undefined ? null : scrub(extra.message);
       db.transaction(() => {
         prepareCached(
           db,
           'UPDATE jobs SET state = ?, message = coalesce(?, message), error = ?, owner = coalesce(?, owner), ' +
             "cancel_requested = CASE WHEN ? IN ('queued', 'running') THEN cancel_requested ELSE 0 END, " +
             'updated_at = ? WHERE id = ?',
-        ).run(state, extra.message ?? null, extra.error ?? null, extra.owner ?? null, state, now, id);
-        mirrorOnRun(id, state, now, extra.error ?? null);
+        ).run(state, message, error, extra.owner ?? null, state, now, id);
+        mirrorOnRun(id, state, now, error);
       }).immediate();
     },
     /** The job is done: its result (the contract's `result` of its procedure) is kept with it. */
@@ -95,7 +99,7 @@ export function jobsLedger(db: Db) {
         db,
         "UPDATE jobs SET state = 'done', message = 'done', error = NULL, result = ?, cancel_requested = 0, " +
           'updated_at = ? WHERE id = ?',
-      ).run(JSON.stringify(result ?? null), now, id);
+      ).run(scrub(JSON.stringify(result ?? null)), now, id);
     },
     requestCancel(id: string, now: string): void {
       prepareCached(db, 'UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ?').run(now, id);
@@ -104,7 +108,7 @@ export function jobsLedger(db: Db) {
     advance(id: string, done: number, message: string, now: string): void {
       prepareCached(db, 'UPDATE jobs SET done = ?, message = ?, updated_at = ? WHERE id = ?').run(
         done,
-        message,
+        scrub(message),
         now,
         id,
       );

@@ -4,6 +4,7 @@ import { dumpsCompactDefined, type PyValue } from '../services/pyjson';
 import type { PreparedRow } from '../trajectories/import/prepare';
 import { indexForSearch } from '../trajectories/search-text';
 import { countsOf } from '../trajectories/trajectory-stats';
+import { withoutKnownKeys } from '../lib/secrets/known-keys';
 
 /** The Python-aware writer, compact, undefined keys left out (through JSON.stringify where that is the same). */
 const dumps = (v: unknown) => dumpsCompactDefined(v as PyValue);
@@ -44,7 +45,8 @@ export function episodeRow(
   o: { runId: number; collection: string; trial: number; agentLabel: string; forTransfer?: boolean },
 ): PreparedRow {
   const t = e.trajectory;
-  const json = trajectoryJson(t);
+  // Configured endpoint keys never reach the body, its hash, its search text or its error (a server's echo).
+  const json = withoutKnownKeys(trajectoryJson(t));
   const errored = e.stop === 'error';
   return {
     taskId: t.task_id,
@@ -66,14 +68,14 @@ export function episodeRow(
     counts: countsOf(t),
     tokens: t.end?.total_tokens ?? 0,
     durationMs: Math.round((t.end?.wall_time_s ?? 0) * 1000),
-    error: e.error,
+    error: e.error === null ? null : withoutKnownKeys(e.error),
     grade: errored ? null : e.grade,
     raw: null,
     contextId: null,
     file: null,
     line: null,
     trajectoryJson: o.forTransfer ? utf8.encode(json) : json,
-    searchText: indexForSearch(t),
+    searchText: withoutKnownKeys(indexForSearch(t)),
   };
 }
 

@@ -3,6 +3,7 @@ import type { LineageRound as StoredRound } from '../../../../shared/contract/li
 import { Verdict } from '../../../../shared/contract/validation.contract';
 import { prepareCached, type ReadDb, type WriteDb } from '../../db/sqlite';
 import type { LineageRound, LlmOutcome } from './generate-llm';
+import { withoutKnownKeys as scrub } from '../../lib/secrets/known-keys';
 
 type Row = {
   round: number;
@@ -46,7 +47,7 @@ export function lineageRepo(db: ReadDb) {
   };
 }
 
-/** Written inside the caller's transaction (the generation job's batch). */
+/** Written inside the caller's transaction (the generation job's batch); configured endpoint keys never are. */
 export function lineageWriter(db: WriteDb) {
   return {
     /** Replaces the lineage of the outcome's task id (a regenerated candidate starts over). */
@@ -63,9 +64,9 @@ export function lineageWriter(db: WriteDb) {
           o.taskId,
           r.round,
           r.kind,
-          JSON.stringify(r.prompt),
-          r.answer,
-          r.error,
+          scrub(JSON.stringify(r.prompt)),
+          r.answer === null ? null : scrub(r.answer),
+          r.error === null ? null : scrub(r.error),
           r.verdicts ? JSON.stringify(r.verdicts) : null,
           r.diff,
           r.endpoint,
