@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { redactText, redactValue } from '../../src/main/core/lib/redact';
 import { dumpsPy, fixtureRecords } from '../../src/main/core/services/pyjson';
 import { CLAW_ROOT, SHARED } from '../helpers/goldens';
+import { FULL_DATA } from '../helpers/shared-data';
 
 /**
  * No false positives on real text: every message of the τ-bench and τ²-bench trajectories and every
@@ -21,12 +22,16 @@ function census(v: unknown): number {
   return 0;
 }
 
-describe.skipIf(!hasCorpora)('redaction on the real corpora (../shared)', () => {
+// The counts in the titles are those of the full corpora; on the shipped subset the same checks run on less.
+describe.skipIf(!hasCorpora)('redaction on the real corpora', () => {
   it('τ-bench: 200 trajectories, 5,308 messages, nothing redacted', () => {
     const data = json('tau-bench/gpt-4o-airline.json') as { traj: unknown[] }[];
-    expect(data.length).toBe(200);
-    expect(data.reduce((n, t) => n + t.traj.length, 0)).toBe(5308);
-    expect(census(data)).toBeGreaterThan(20_000);
+    if (FULL_DATA) {
+      expect(data.length).toBe(200);
+      expect(data.reduce((n, t) => n + t.traj.length, 0)).toBe(5308);
+    }
+    // Strings scanned, to show it is more than the messages' texts.
+    expect(census(data)).toBeGreaterThan(FULL_DATA ? 20_000 : data.reduce((n, t) => n + t.traj.length, 0));
     const { value, report } = redactValue(data);
     expect(report.where).toEqual([]);
     expect(value).toBe(data);
@@ -34,14 +39,14 @@ describe.skipIf(!hasCorpora)('redaction on the real corpora (../shared)', () => 
 
   it('τ²-bench: 20 simulations (510 messages) and 37 SFT rows (1,050 messages), nothing redacted', () => {
     const sims = json('tau2-bench/gpt-4.1_airline_default_gpt-4.1_1trials.json') as { simulations: { messages: [] }[] };
-    expect(sims.simulations.reduce((n, s) => n + s.messages.length, 0)).toBe(510);
+    if (FULL_DATA) expect(sims.simulations.reduce((n, s) => n + s.messages.length, 0)).toBe(510);
     expect(redactValue(sims).report.where).toEqual([]);
     const rows = fs
       .readFileSync(path.join(TRAJ, 'tau2-bench/train_sft-v1-small.jsonl'), 'utf8')
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as { messages: unknown[] });
-    expect(rows.reduce((n, r) => n + r.messages.length, 0)).toBe(1050);
+    if (FULL_DATA) expect(rows.reduce((n, r) => n + r.messages.length, 0)).toBe(1050);
     expect(redactValue(rows).report.where).toEqual([]);
   });
 
@@ -58,7 +63,7 @@ describe.skipIf(!hasCorpora)('redaction on the real corpora (../shared)', () => 
   const AUDIT = ['T027zh_api_config_audit', 'T028_api_config_audit'];
 
   it('Claw-Eval: 44 task.yaml texts and their fixtures: only the planted credentials of T027/T028', () => {
-    expect(tasks().length).toBe(44);
+    if (FULL_DATA) expect(tasks().length).toBe(44);
     const hits: string[] = [];
     for (const t of tasks()) {
       const yaml = fs.readFileSync(path.join(CLAW_ROOT, 'tasks', t, 'task.yaml'), 'utf8');

@@ -1,11 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { FULL_DATA, SHARED } from '../helpers/shared-data';
 import { cli, expect, test } from './fixtures';
 
-const TAU_BENCH = path.resolve(__dirname, '../../../shared/corpora/trajectories/tau-bench/gpt-4o-airline.json');
+const TAU_BENCH = path.join(SHARED, 'corpora/trajectories/tau-bench/gpt-4o-airline.json');
 
 test.describe('Curation page', () => {
-  test.skip(!fs.existsSync(TAU_BENCH), 'needs ../shared/corpora/trajectories (τ-bench airline results)');
+  // The grid shows all 50 τ-bench tasks.
+  test.skip(!FULL_DATA, 'needs the full corpora (../shared or COWORKENV_SHARED), not the shipped subset');
 
   test('select rows, press K, reload: the bucket and the log entry are there; CLI edits appear live', async ({
     app,

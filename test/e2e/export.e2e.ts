@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FULL_DATA, SHARED } from '../helpers/shared-data';
 import { cli, expect, test } from './fixtures';
 
-const TAU_FILE = path.resolve(__dirname, '../../../shared/corpora/trajectories/tau-bench/gpt-4o-airline.json');
+const TAU_FILE = path.join(SHARED, 'corpora/trajectories/tau-bench/gpt-4o-airline.json');
 
 test.describe('Export page', () => {
-  test.skip(!fs.existsSync(TAU_FILE), 'needs ../shared/corpora/trajectories (real τ-bench trajectories)');
+  test.skip(!FULL_DATA, 'needs the full corpora (../shared or COWORKENV_SHARED), not the shipped subset');
 
   test('shows live counts per reason and a record as the trainer sees it, then exports with progress', async ({
     app,

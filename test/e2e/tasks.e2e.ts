@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { CLAW_ROOT, FULL_DATA } from '../helpers/shared-data';
 import { cliCall, expect, test } from './fixtures';
-
-const CLAW_ROOT = path.resolve(__dirname, '../../../shared/corpora/claw-eval');
-const hasCorpus = fs.existsSync(path.join(CLAW_ROOT, 'tasks'));
 
 type Detail = { row: { version: number } };
 type FixtureRows = { rows: Record<string, string>[] };
 
 test.describe('Tasks page', () => {
-  test.skip(!hasCorpus, 'needs ../shared/corpora/claw-eval (real Claw-Eval tasks)');
+  // The grid shows all 44 tasks T001–T044.
+  test.skip(!FULL_DATA, 'needs the full corpora (../shared or COWORKENV_SHARED), not the shipped subset');
 
   test('imports the Claw-Eval corpus, shows a task and edits a fixture cell as a new version', async ({
     app,

@@ -1,17 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { writeTrace } from '../../src/main/core/traces';
 import { synthTrajectory } from '../helpers/claw-traces';
+import { CLAW_ROOT, FULL_DATA } from '../helpers/shared-data';
 import { cliCall, expect, test } from './fixtures';
-
-const SHARED = path.resolve(__dirname, '../../../shared');
-const CLAW_ROOT = path.join(SHARED, 'corpora/claw-eval');
-const canRun = fs.existsSync(path.join(CLAW_ROOT, 'tasks')) && fs.existsSync(path.join(SHARED, 'conformance'));
 
 type Stored = { id: number };
 
 test.describe('Trajectories page', () => {
-  test.skip(!canRun, 'needs ../shared (the Claw-Eval corpus and the conformance goldens the traces are built from)');
+  test.skip(!FULL_DATA, 'needs the full corpora (../shared or COWORKENV_SHARED), not the shipped subset');
 
   /** T018 (it calls the prohibited helpdesk_close_ticket: safety 0), a T018 run without it, and T019zh. */
   async function seed(workspace: string): Promise<{ full: number; clean: number; inventory: number }> {

@@ -13,7 +13,7 @@ import {
 import { hasGoldens } from '../helpers/goldens';
 
 export const corporaPresent = hasTauCorpora && hasGoldens;
-export const SKIP_REASON = 'the shared corpora are absent (set COWORKENV_SHARED or put ../shared beside the repo)';
+export const SKIP_REASON = 'COWORKENV_SHARED names a folder without the corpora (unset it for the shipped subset)';
 
 /**
  * Pools for the dialect tests: every corpus record reaches the dialect (no threshold), the converter on for the mixed
@@ -24,7 +24,9 @@ export const OPEN_POOLS = {
   unscored: { minReward: null, converter: false },
 };
 
-/** Every real record we have: τ-bench (200), τ²-bench results (20), the τ² OpenAI-FT rows (37), Claw-Eval runs (42). */
+/**
+ * Every real record present: τ-bench (200 in ../shared), τ² results (20), τ² OpenAI-FT rows (37), Claw-Eval runs (42).
+ */
 export function corpusRecords(): SftRecord[] {
   return [
     ...tauBenchTrajectories().map((r) => recordOf(r.t, { taskId: r.taskId, trial: r.trial, reward: r.reward })),

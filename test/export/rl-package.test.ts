@@ -8,6 +8,7 @@ import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { openAiTool } from '../../src/main/core/export/rl/package-tasks';
 import { corpusExportTasks, hasCorpus } from '../helpers/corpus-tasks';
 import { PYTHON, python } from '../helpers/python';
+import { clawTaskIds, figure } from '../helpers/shared-data';
 import { CLOCK, deterministicTask, handTask, planTurns, rollout } from '../helpers/rollouts';
 import { tempDir } from '../helpers/temp';
 
@@ -185,12 +186,13 @@ describe('the RL package', () => {
   );
 
   it.skipIf(!hasCorpus)(
-    'the 44 corpus tasks: one row each, grouped by identical tools, derived checks in the ground truth',
+    'the corpus tasks (44 in ../shared): one row each, grouped by identical tools, derived checks in the ground truth',
     async () => {
       const tasks = corpusExportTasks();
       const out = path.join(tempDir(), 'pkg');
       const r = await exportRlPackage({ tasks, outDir: out, clock: CLOCK });
-      expect(r.counts.tasks).toBe(44);
+      const all = figure(44, () => clawTaskIds().length);
+      expect(r.counts.tasks).toBe(all);
       const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
       const sets = manifest.verl.toolsets as { id: string; tasks: string[] }[];
       expect(sets.flatMap((s) => s.tasks).sort()).toEqual(tasks.map((t) => t.spec.task_id).sort());
@@ -200,8 +202,10 @@ describe('the RL package', () => {
         expect(got.map((x: { extra_info: { task_id: string } }) => x.extra_info.task_id)).toEqual(s.tasks);
         rows += got.length;
       }
-      expect(rows).toBe(44);
-      const t012 = JSON.parse(fs.readFileSync(path.join(out, 'tasks.jsonl'), 'utf8').split('\n')[11]!);
+      expect(rows).toBe(all);
+      // Rows in task id order: T012 is the twelfth of T001–T044.
+      const at = figure(11, () => clawTaskIds().indexOf('T012_expense_report'));
+      const t012 = JSON.parse(fs.readFileSync(path.join(out, 'tasks.jsonl'), 'utf8').split('\n')[at]!);
       expect(t012).toMatchObject({
         task_id: 'T012_expense_report',
         checks_origin: 'derived_from_task_yaml',

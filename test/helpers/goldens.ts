@@ -3,18 +3,16 @@ import path from 'node:path';
 import { Environment } from '../../src/main/core/services/environment';
 import { parsePyJson, type PyValue } from '../../src/main/core/services/pyjson';
 import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
-import { REPO_ROOT } from './test-core';
+import { CLAW_ROOT, SHARED } from './shared-data';
 
-/**
- * ../shared beside the repository: real data written by others. Absent in a bare clone.
- * COWORKENV_SHARED points elsewhere (a git worktree one level deeper than the main checkout).
- */
-export const SHARED = process.env.COWORKENV_SHARED
-  ? path.resolve(process.env.COWORKENV_SHARED)
-  : path.resolve(REPO_ROOT, '../shared');
+/** Claw-Eval's services' recorded answers (../shared or the shipped subset: shared-data.ts chooses). */
+export { CLAW_ROOT, SHARED };
 export const GOLDENS = path.join(SHARED, 'conformance/claw-eval-goldens');
-export const CLAW_ROOT = path.join(SHARED, 'corpora/claw-eval');
 export const hasGoldens = fs.existsSync(path.join(GOLDENS, 'index.json'));
+
+/** index.json's count of recorded calls over the goldens present (1,232 on the full corpus). */
+export const goldenCallCount = (): number =>
+  (JSON.parse(fs.readFileSync(path.join(GOLDENS, 'index.json'), 'utf8')) as { totals: { calls: number } }).totals.calls;
 
 type Meta = {
   instant_iso: string;

@@ -46,7 +46,7 @@ async function coreWithTask() {
   return made;
 }
 
-describe.skipIf(!canRun)('trajectories.importTrace (skipped: /work/shared absent)', () => {
+describe.skipIf(!canRun)('trajectories.importTrace', () => {
   it('reads and grades the trace before it takes the write lock', async () => {
     const { core, workspacePath } = await coreWithTask();
     probe.db = new Database(workspacePath, { timeout: 0 });

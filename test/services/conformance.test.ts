@@ -3,8 +3,8 @@ import { dumpsPy, isObject, type PyValue } from '../../src/main/core/services/py
 import { goldenEnvironment, goldenTaskIds, hasGoldens, missingServices, readGolden } from '../helpers/goldens';
 
 /**
- * Claw-Eval's own services answered 1,232 recorded calls on T001–T042 with a frozen clock
- * (../shared/conformance). Ours must answer the same, call by call and audit by audit.
+ * Claw-Eval's own services answered 1,232 recorded calls on T001–T042 with a frozen clock (../shared/conformance;
+ * 338 of them in the shipped subset). Ours must answer the same, call by call and audit by audit.
  */
 
 /** rss feed `categories` come from a Python set upstream: compare them as unordered (conformance README). */
@@ -43,4 +43,4 @@ describe.skipIf(!hasGoldens)('Claw-Eval conformance (recorded goldens)', () => {
   }
 });
 
-if (!hasGoldens) it.skip('Claw-Eval conformance: ../shared/conformance is absent', () => {});
+if (!hasGoldens) it.skip('Claw-Eval conformance: COWORKENV_SHARED names a folder without the goldens', () => {});

@@ -47,8 +47,11 @@ describe.skipIf(!hasGoldens)('env.replay of imported tasks matches the recorded 
   }
 });
 
+/** The shipped subset has no recording of T033zh: the other two run there. */
+const recorded = (id: string) => goldenTaskIds().includes(id);
+
 describe.skipIf(!hasGoldens)('services serve answers over HTTP exactly what the in-process call answers', () => {
-  it.each(['T029zh_cross_service_meeting', 'T033zh_ops_review_dashboard', 'T011zh_expense_report'])(
+  it.each(['T029zh_cross_service_meeting', 'T033zh_ops_review_dashboard', 'T011zh_expense_report'].filter(recorded))(
     '%s',
     async (id) => {
       const t = readGolden(id);

@@ -12,8 +12,7 @@ const canRun = hasGoldens && fs.existsSync(path.join(CLAW_ROOT, 'tasks'));
 const TASKS = ['T018_ticket_triage', 'T019zh_inventory_check', 'T002_email_triage', 'T010_contact_lookup'];
 
 describe.skipIf(!canRun)(
-  'the trajectories grid: set filter values, select all matching, the full-text filter, evidence locations ' +
-    '(skipped: /work/shared absent)',
+  'the trajectories grid: set filter values, select all matching, the full-text filter, evidence locations',
   () => {
     let core: Core;
     const ids = new Map<string, number>();

@@ -130,7 +130,11 @@ describe('trajectories.import refuses bad records with their file and line, and 
     'a JSON array or a τ² results file cut off mid-record: the records before are kept',
     async () => {
       const tau = fs.readFileSync(TAU_BENCH);
-      const cutAt = tau.indexOf('"task_id": 3,');
+      // The fourth record's first key ("task_id": 3 in ../shared): a record's keys are the lines indented by four.
+      const key = '\n    "task_id": ';
+      let at = -1;
+      for (let i = 0; i < 4; i++) at = tau.indexOf(key, at + 1);
+      const cutAt = at + '\n    '.length;
       const cut = write('tau-cut.json', tau.subarray(0, cutAt + 400));
       const line = tau.subarray(0, cutAt).toString().split('\n').length;
       const r = await importFiles(core, { paths: [cut] });
@@ -141,16 +145,12 @@ describe('trajectories.import refuses bad records with their file and line, and 
         message: 'element 4 is cut off at the end of the file (truncated?)',
       });
       const t2 = fs.readFileSync(TAU2_RESULTS);
-      const sims = t2.indexOf('"simulations"');
-      const fifth = t2.indexOf(
-        '"task_id"',
-        t2.indexOf(
-          '"task_id"',
-          t2.indexOf('"task_id"', t2.indexOf('"task_id"', t2.indexOf('"task_id"', sims) + 1) + 1) + 1,
-        ) + 1,
-      );
-      const r2 = await importFiles(core, { paths: [write('tau2-cut.json', t2.subarray(0, fifth))] });
-      expect(r2).toMatchObject({ stored: 4, refused: 1 });
+      // Cut at the fifth simulation's "task_id" (at the last one's in a file of fewer): the ones before it are kept.
+      const n = Math.min(5, (JSON.parse(t2.toString()) as { simulations: unknown[] }).simulations.length);
+      let sim = t2.indexOf('"simulations"');
+      for (let i = 0; i < n; i++) sim = t2.indexOf('"task_id"', sim + 1);
+      const r2 = await importFiles(core, { paths: [write('tau2-cut.json', t2.subarray(0, sim))] });
+      expect(r2).toMatchObject({ stored: n - 1, refused: 1 });
       expect(r2.files[0]!.format).toBe('tau2');
     },
   );

@@ -30,8 +30,7 @@ function unknownTaskTrace(): string {
 }
 
 describe.skipIf(!canRun)(
-  'trajectories.importTrace / get / exportTrace on a workspace with the Claw-Eval corpus ' +
-    '(skipped: /work/shared absent)',
+  'trajectories.importTrace / get / exportTrace on a workspace with the Claw-Eval corpus',
   () => {
     let core: Core;
     const traces = new Map<string, string>();

@@ -21,7 +21,7 @@ const TASKS = [
 type Page = Output<'trajectories.list'>;
 
 describe.skipIf(!canRun)(
-  'coworkenv traces import / export, and trajectories.list (skipped: /work/shared absent)',
+  `coworkenv traces import / export, and trajectories.list${canRun ? '' : ' (skipped: the corpora are absent)'}`,
   () => {
     let ws: string;
     const dir = tempDir('traces-cli-');
