@@ -152,8 +152,7 @@ export function checkFixture(rules: FixtureRules, content: PyValue, now: Date): 
           id,
           field,
           ...(value === undefined ? {} : { value: short(value) }),
-          problem:
-            value === undefined ? `missing (our schema wants it: ${i.message}; upstream never reads it)` : i.message,
+          problem: value === undefined ? `missing (${i.message})` : i.message,
         });
       }
     // Lookups take the first record with the id (upstream loops and returns): a later one is never found.
@@ -165,8 +164,7 @@ export function checkFixture(rules: FixtureRules, content: PyValue, now: Date): 
         index,
         id,
         field: rules.key,
-        value: short(k),
-        problem: `duplicate ${rules.key} (also record ${first}); lookups find record ${first}`,
+        problem: `duplicate ${rules.key} ${short(k)} (also record ${first}); lookups find record ${first}`,
       });
     else seen.set(k, index);
   });
