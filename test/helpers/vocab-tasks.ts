@@ -10,6 +10,8 @@ import path from 'node:path';
 export const VOCAB_TASKS = {
   calendar: 'T113zh_vocab_calendar',
   crm: 'T151zh_vocab_crm',
+  /** writeBrokenTask: a calendar event without start_time, which upstream's calendar cannot start with. */
+  broken: 'T900_vocab_broken',
 } as const;
 
 const tool = (name: string, props: Record<string, string>) => ({
@@ -121,6 +123,20 @@ export function writeVocabTasks(root: string): string {
           status: 'suspended',
         },
       ],
+    },
+  );
+  return root;
+}
+
+/** A third task upstream itself could not serve (its calendar reads e["start_time"] of every event at start-up). */
+export function writeBrokenTask(root: string): string {
+  writeTask(
+    root,
+    VOCAB_TASKS.broken,
+    { name: 'calendar', port: 9101, env: 'CALENDAR_FIXTURES', file: 'events.json' },
+    {
+      tools: [{ name: 'calendar_get_event', route: '/calendar/events/get', props: { event_id: 'req' } }],
+      records: [{ event_id: 'evt_901', title: 'No start', end_time: '2026-03-27T10:30:00+08:00', attendees: [] }],
     },
   );
   return root;
