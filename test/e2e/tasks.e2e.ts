@@ -90,7 +90,7 @@ test.describe('Tasks page', () => {
   });
 });
 
-// Built inline, so it runs without ../shared: two tasks altered like upstream's T113/T151 and one upstream cannot serve.
+// Built inline, so it runs without ../shared: two tasks altered like upstream's T113/T151, one upstream cannot serve.
 test.describe('Tasks page import report', () => {
   test('lists every error and warning per task, filterable by task, severity and text', async ({ app }, testInfo) => {
     const root = writeBrokenTask(writeVocabTasks(fs.mkdtempSync(path.join(os.tmpdir(), 'claw-vocab-e2e-'))));
