@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ok } from '../helpers/call';
+import { fail, ok } from '../helpers/call';
 import { createTestCore, tempDir } from '../helpers/test-core';
 import { VOCAB_TASKS, writeVocabTasks } from '../helpers/vocab-tasks';
 
@@ -66,6 +66,15 @@ describe('upstream tasks whose records fall outside our vocabularies (T113–T15
       total: 1,
     });
     expect(JSON.parse(sup.dispatches[1]!.body)).toMatchObject({ tier: 'core', status: 'suspended', type: 'supplier' });
+
+    // Another field of that record stays editable: the edit is checked, not the values upstream gave it.
+    const edit = { taskId: VOCAB_TASKS.crm, service: 'crm', index: 1 };
+    const named = await ok(core, 'tasks.updateFixtureCell', { ...edit, field: 'name', value: '"华通科技（暂停）"' });
+    expect(named).toMatchObject({ version: 2, row: { name: '"华通科技（暂停）"', tier: '"core"' } });
+    // The edited field itself keeps our vocabulary: the grid writes only its words.
+    expect((await fail(core, 'tasks.updateFixtureCell', { ...edit, field: 'tier', value: '"gold"' })).message).toMatch(
+      /tier is one of standard/,
+    );
     await core.close();
   });
 
