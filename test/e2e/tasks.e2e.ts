@@ -129,5 +129,7 @@ test.describe('Tasks page import report', () => {
     await expect(warnings).toContainText('2 import warnings');
     await expect(warnings).toContainText('field tier: "core"');
     await app.screenshot({ path: testInfo.outputPath('import-report-detail.png') });
+    await app.getByRole('button', { name: 'hide import report' }).click();
+    await expect(report).toHaveCount(0);
   });
 });

@@ -69,7 +69,7 @@ export function ImportReport({
           {count === total ? `${total} messages` : `${count} of ${total} messages`} in {shown.length} task
           {shown.length === 1 ? '' : 's'}
         </span>
-        <button type="button" className="link" onClick={onClose} aria-label="close import report">
+        <button type="button" className="link" onClick={onClose} aria-label="hide import report">
           ×
         </button>
       </div>
