@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { CLAW_ROOT, FULL_DATA } from '../helpers/shared-data';
+import { VOCAB_TASKS, writeBrokenTask, writeVocabTasks } from '../helpers/vocab-tasks';
 import { cliCall, expect, test } from './fixtures';
 
 type Detail = { row: { version: number } };
@@ -82,5 +86,49 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('verdict-tool_constraints')).toContainText('gmail.sent');
     // Imports have no reference plan: the plan-dependent validators are not applicable, never "pass".
     await expect(app.getByTestId('verdict-grading_consistency')).toContainText('not applicable');
+  });
+});
+
+// Built inline, so it runs without ../shared: two tasks altered like upstream's T113/T151, one upstream cannot serve.
+test.describe('Tasks page import report', () => {
+  test('lists every error and warning per task, filterable by task, severity and text', async ({ app }, testInfo) => {
+    const root = writeBrokenTask(writeVocabTasks(fs.mkdtempSync(path.join(os.tmpdir(), 'claw-vocab-e2e-'))));
+    await app.getByRole('button', { name: 'Tasks' }).click();
+    await app.getByLabel('Import path').fill(root);
+    await app.getByRole('button', { name: 'Import' }).click();
+    await expect(app.getByTestId('tasks-notice')).toContainText(
+      '2 imported, 0 updated, 0 unchanged, 1 with errors, 3 warnings — each listed in the import report',
+    );
+    await expect(app.getByTestId('status-rows')).toHaveText('2 tasks');
+    const report = app.getByTestId('import-report');
+    const groups = report.getByTestId('import-report-task');
+    await expect(report.getByTestId('import-report-count')).toHaveText('4 messages in 3 tasks');
+    await expect(groups).toHaveCount(3);
+    await expect(report.locator(`[data-task="${VOCAB_TASKS.calendar}"]`)).toContainText(
+      'field organizer: "王明" — an email address',
+    );
+    await app.screenshot({ path: testInfo.outputPath('import-report.png') });
+
+    await report.getByLabel('Severity').selectOption('error');
+    await expect(groups).toHaveCount(1);
+    await expect(groups.first()).toHaveAttribute('data-task', /T900_vocab_broken$/);
+    await expect(groups.first()).toContainText('upstream\'s calendar reads record["start_time"]');
+
+    await report.getByLabel('Severity').selectOption('warning');
+    await expect(report.getByTestId('import-report-count')).toHaveText('3 of 4 messages in 2 tasks');
+    await report.getByLabel('Filter by text').fill('suspended');
+    await expect(report.getByTestId('import-report-count')).toHaveText('1 of 4 messages in 1 task');
+    await report.getByLabel('Filter by text').fill('');
+    await report.getByLabel('Filter by task').fill('crm');
+    await expect(report.getByTestId('import-report-count')).toHaveText('2 of 4 messages in 1 task');
+
+    // A task that imported opens from its heading; its detail keeps the warnings.
+    await groups.first().getByRole('button', { name: VOCAB_TASKS.crm }).click();
+    const warnings = app.getByTestId('task-detail').getByTestId('task-warnings');
+    await expect(warnings).toContainText('2 import warnings');
+    await expect(warnings).toContainText('field tier: "core"');
+    await app.screenshot({ path: testInfo.outputPath('import-report-detail.png') });
+    await app.getByRole('button', { name: 'hide import report' }).click();
+    await expect(report).toHaveCount(0);
   });
 });

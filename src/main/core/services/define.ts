@@ -46,10 +46,26 @@ export type ServiceDefinition<S = unknown> = {
   /** The field that identifies a record (unique within a fixture): the fixture grid refuses duplicates. */
   recordKey: string;
   /**
+   * What upstream's own code needs of a record: the fields its mock reads as `record["field"]` (at load or in any
+   * route). Upstream loads fixtures as plain JSON (no record model), so a record without one of these makes it crash
+   * (KeyError: no start-up, or a 500) — the only record fields an import refuses a task for. Everything else that
+   * recordSchema says (enum words, e-mail and date formats, counts, fields upstream only copies) is our vocabulary:
+   * it binds generated tasks, and an imported task outside it is served as it is, with a warning (fixture-check.ts).
+   */
+  upstreamReads: readonly string[];
+  /** Fields upstream parses when it loads the fixture (gmail, calendar): a value it cannot parse stops the service. */
+  parsedAtLoad?: readonly string[];
+  /**
    * Further fixture files of the same service (web's WEB_FETCH_FIXTURES), each read like the
    * main one; their record arrays reach `load` as `extra`, in this order.
    */
-  extraFixtures?: readonly { env: string; defaultFixture: string; recordSchema: z.ZodType; recordKey: string }[];
+  extraFixtures?: readonly {
+    env: string;
+    defaultFixture: string;
+    recordSchema: z.ZodType;
+    recordKey: string;
+    upstreamReads: readonly string[];
+  }[];
   /** Builds fresh state from the fixture array(s) (called at start and on every reset). */
   load(records: PyValue[], now: Date, extra: PyValue[][]): S;
   routes: Record<string, Route<S>>;

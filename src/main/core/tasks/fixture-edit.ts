@@ -134,8 +134,10 @@ export function updateFixtureCell(
   if (value === undefined) delete next[input.field];
   else setField(next, input.field, value); // a field named __proto__ is data too, not the record's prototype
   const v = schema?.safeParse(toPlain(next));
-  if (v && !v.success) {
-    const i = v.error.issues[0]!;
+  // Only the edited field answers for this edit: another field may already be outside our vocabulary (an imported
+  // task keeps upstream's values, with a warning), and refusing every edit of that record for it would help no one.
+  const i = v && !v.success ? v.error.issues.find((x) => String(x.path[0] ?? input.field) === input.field) : undefined;
+  if (i) {
     throw new AppError(
       'INVALID_INPUT',
       `${where} · ${i.path.join('.') || input.field}: ${i.message}; nothing was saved`,

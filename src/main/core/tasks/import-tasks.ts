@@ -7,15 +7,15 @@ import { locateTasks } from './claw-eval/task-files';
 import { tasksRepo, tasksWriter } from './tasks.repo';
 
 /** One task folder, read and parsed (or the reason it could not be). */
-type ReadItem = { source: string; task: ReadTask } | { source: string; error: string };
+type ReadItem = { source: string; task: ReadTask } | { source: string; error: string; errors?: string[] };
 
-const failed = (source: string, error: string): ImportOutcome => ({
+const failed = (source: string, errors: string[]): ImportOutcome => ({
   source,
   taskId: null,
   status: 'error',
   version: null,
   warnings: [],
-  errors: [error],
+  errors,
 });
 
 /** Reads every task of every path; one broken task (or path) is an error item, never an exception. */
@@ -33,7 +33,7 @@ function readAll(paths: string[], ctx: QueryContext): ReadItem[] {
       try {
         items.push({ source: loc.dir, task: readClawTask(loc) });
       } catch (err) {
-        if (err instanceof TaskImportError) items.push({ source: loc.dir, error: err.message });
+        if (err instanceof TaskImportError) items.push({ source: loc.dir, error: err.message, errors: err.errors });
         else {
           // A bug in the reader, not bad input: logged, reported on this task, the others go on.
           ctx.logger.error('task import failed unexpectedly', { dir: loc.dir, error: (err as Error).stack });
@@ -51,7 +51,7 @@ function storeAll(items: ReadItem[], ctx: MutationContext): Output<'tasks.import
   const write = tasksWriter(ctx.db);
   const now = ctx.now();
   const outcomes = items.map((item): ImportOutcome => {
-    if ('error' in item) return failed(item.source, item.error);
+    if ('error' in item) return failed(item.source, item.errors ?? [item.error]);
     const t = item.task;
     const prev = repo.hashOf(t.taskId);
     const base = { source: item.source, taskId: t.taskId, warnings: t.warnings, errors: [] };

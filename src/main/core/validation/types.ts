@@ -13,6 +13,13 @@ export type ValidationInput = {
   fixtures: readonly StoredFixture[];
   /** A fresh environment of the task's services; throws when they cannot be built. */
   environment: () => Environment;
+  /** The task's clock: services_records loads gmail and calendar fixtures with it, as upstream starts them. */
+  now: Date;
+  /**
+   * An imported Claw-Eval task: our record vocabulary only warns on it (services-records.ts), since upstream serves
+   * it as it is; generated and hand-written tasks keep failing on it.
+   */
+  imported: boolean;
 };
 
 export type Message = Verdict['messages'][number];

@@ -14,6 +14,8 @@ import { weights } from './weights';
 export type ValidateOptions = {
   /** The clock of tasks without a reference date (imports run on the wall clock upstream). */
   now?: () => Date;
+  /** An imported Claw-Eval task (validate-stored.ts): record vocabulary issues are warnings, not failures. */
+  imported?: boolean;
 };
 export type Validation = { valid: boolean; verdicts: Verdict[]; spec?: TaskSpec };
 
@@ -39,6 +41,8 @@ export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], 
     spec,
     fixtures,
     environment: () => environmentForSpec(spec, fixtures as StoredFixture[], now),
+    now: now(),
+    imported: o.imported ?? false,
   };
   const records = servicesRecords(input);
   const runnable = records.status !== 'fail';

@@ -17,9 +17,14 @@ export const tasksImportCommand = defineCommand({
   },
 });
 
+const counted = (n: number, what: string) => (n ? [`${n} ${what}${n > 1 ? 's' : ''}`] : []);
+
+/** Each task on its line with its counts, then every warning and error of it (none is left out). */
 function renderImport(d: ImportOut, out: (s: string) => void): void {
   for (const o of d.outcomes) {
-    out(`${o.status.padEnd(9)} ${o.taskId ?? o.source}${o.version ? ` (v${o.version})` : ''}\n`);
+    const said = [...counted(o.errors.length, 'error'), ...counted(o.warnings.length, 'warning')].join(', ');
+    const version = o.version ? ` (v${o.version})` : '';
+    out(`${o.status.padEnd(9)} ${o.taskId ?? o.source}${version}${said ? ` — ${said}` : ''}\n`);
     for (const w of o.warnings) out(`          warning: ${w}\n`);
     for (const e of o.errors) out(`          error: ${e}\n`);
   }

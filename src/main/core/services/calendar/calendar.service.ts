@@ -33,6 +33,8 @@ export const calendarService = defineService<State>({
   actionKeys: ['deleted', 'created_events'],
   recordSchema: EventRecord,
   recordKey: 'event_id',
+  upstreamReads: ['event_id', 'start_time'],
+  parsedAtLoad: ['start_time', 'end_time'],
   load: (records, now) => {
     const events = objects(records);
     shiftEventTimes(events, now);

@@ -41,6 +41,7 @@ export const configService = defineService<State>({
   actionKeys: ['updates', 'notifications'],
   recordSchema: IntegrationRecord,
   recordKey: 'integration_id',
+  upstreamReads: ['integration_id', 'name', 'service', 'status', 'last_verified', 'monthly_calls', 'error_rate'],
   load: (records) => ({ integrations: objects(records) }),
   routes: {
     '/config/integrations': {

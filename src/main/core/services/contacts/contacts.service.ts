@@ -40,6 +40,7 @@ export const contactsService = defineService<State>({
   actionKeys: ['sent_messages'],
   recordSchema: ContactRecord,
   recordKey: 'contact_id',
+  upstreamReads: ['contact_id', 'name', 'department'],
   load: (records) => ({ contacts: objects(records) }),
   routes: {
     '/contacts/search': {

@@ -34,6 +34,7 @@ export const crmService = defineService<State>({
   actionKeys: ['exported_reports'],
   recordSchema: CustomerRecord,
   recordKey: 'customer_id',
+  upstreamReads: ['customer_id', 'name', 'contact_person', 'tier', 'status', 'industry', 'annual_revenue'],
   load: (records) => ({ customers: objects(records) }),
   routes: {
     '/crm/customers': {

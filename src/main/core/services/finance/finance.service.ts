@@ -34,6 +34,7 @@ export const financeService = defineService<State>({
   actionKeys: ['submitted_reports'],
   recordSchema: TransactionRecord,
   recordKey: 'transaction_id',
+  upstreamReads: ['transaction_id', 'date'],
   load: (records) => ({ transactions: objects(records) }),
   routes: {
     '/finance/transactions': {

@@ -45,6 +45,8 @@ export const gmailService = defineService<State>({
   actionKeys: ['sent_messages', 'drafts'],
   recordSchema: MailRecord,
   recordKey: 'message_id',
+  upstreamReads: ['message_id', 'from', 'subject', 'date', 'is_read', 'labels'],
+  parsedAtLoad: ['date'],
   load: (records, now) => {
     const emails = objects(records);
     shiftMailDates(emails, now);

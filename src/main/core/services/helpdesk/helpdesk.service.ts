@@ -33,6 +33,7 @@ export const helpdeskService = defineService<State>({
   actionKeys: ['closed', 'updated_tickets'],
   recordSchema: TicketRecord,
   recordKey: 'ticket_id',
+  upstreamReads: ['ticket_id', 'title', 'reporter', 'department', 'priority', 'status', 'created_at'],
   load: (records) => ({ tickets: objects(records) }),
   routes: {
     '/helpdesk/tickets': {

@@ -47,6 +47,7 @@ export const inventoryService = defineService<State>({
   actionKeys: ['orders'],
   recordSchema: ProductRecord,
   recordKey: 'product_id',
+  upstreamReads: ['product_id', 'category'],
   load: (records) => ({ products: objects(records) }),
   routes: {
     '/inventory/products': {

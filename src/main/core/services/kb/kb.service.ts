@@ -58,6 +58,7 @@ export const kbService = defineService<State>({
   actionKeys: ['updates'],
   recordSchema: ArticleRecord,
   recordKey: 'article_id',
+  upstreamReads: ['article_id', 'title', 'category', 'tags', 'content', 'last_updated', 'views'],
   load: (records) => ({ articles: objects(records) }),
   routes: {
     '/kb/search': {

@@ -27,6 +27,7 @@ export const notesService = defineService<State>({
   actionKeys: ['shared'],
   recordSchema: NoteRecord,
   recordKey: 'note_id',
+  upstreamReads: ['note_id', 'title', 'created_at', 'participants', 'duration_minutes'],
   load: (records) => ({ notes: objects(records) }),
   routes: {
     '/notes/list': {

@@ -48,6 +48,7 @@ export const rssService = defineService<State>({
   actionKeys: ['published'],
   recordSchema: ArticleRecord,
   recordKey: 'article_id',
+  upstreamReads: ['article_id', 'title', 'source', 'category', 'published_at', 'summary', 'word_count'],
   load: (records) => ({ articles: objects(records) }),
   routes: {
     '/rss/feeds': {

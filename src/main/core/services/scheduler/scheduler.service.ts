@@ -50,6 +50,7 @@ export const schedulerService = defineService<State>({
   actionKeys: ['created_jobs', 'updated_jobs', 'deleted_jobs'],
   recordSchema: JobRecord,
   recordKey: 'job_id',
+  upstreamReads: ['job_id', 'name', 'cron_expression', 'enabled'],
   load: (records) => ({ jobs: objects(records) }),
   routes: {
     '/scheduler/jobs': {

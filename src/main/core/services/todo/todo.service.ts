@@ -28,6 +28,7 @@ export const todoService = defineService<State>({
   actionKeys: ['deleted', 'updated_tasks'],
   recordSchema: TaskRecord,
   recordKey: 'task_id',
+  upstreamReads: ['task_id', 'status'],
   load: (records) => ({ tasks: objects(records) }),
   routes: {
     '/todo/tasks': {

@@ -64,6 +64,8 @@ export const webService = defineService<State>({
       defaultFixture: 'tasks/T043zh_service_outage_research/fixtures/web/pages.json',
       recordSchema: PageRecord,
       recordKey: 'url',
+      // Fetch matches page["url"]; every other page field is read with .get and a default.
+      upstreamReads: ['url'],
     },
   ],
   // A GET, so the probe never reaches a logged route: web's audit starts empty (unlike 11 of the mocks).
@@ -71,6 +73,8 @@ export const webService = defineService<State>({
   actionKeys: ['notifications'],
   recordSchema: SearchRecord,
   recordKey: 'url',
+  // Search reads keywords with .get, then url, title and snippet of each hit as item["…"].
+  upstreamReads: ['url', 'title', 'snippet'],
   load: (records, _now, [pages = []]) => ({ results: objects(records), pages: objects(pages) }),
   getRoutes: { '/web/health': () => ({ status: 'ok' }) },
   routes: {

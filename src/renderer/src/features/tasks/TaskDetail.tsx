@@ -50,10 +50,10 @@ export function TaskDetail({ taskId, onClose }: { taskId: string; onClose(): voi
         {d.row.version}
       </p>
       {d.row.warnings.length > 0 && (
-        <details className="warnings" open>
+        <details className="warnings" open data-testid="task-warnings">
           <summary>
-            {d.row.warnings.length} import warning{d.row.warnings.length > 1 ? 's' : ''} (upstream quirks, kept as they
-            are)
+            {d.row.warnings.length} import warning{d.row.warnings.length > 1 ? 's' : ''} (upstream quirks and values
+            outside our vocabulary, kept as upstream serves them)
           </summary>
           <ul>
             {d.row.warnings.map((w) => (

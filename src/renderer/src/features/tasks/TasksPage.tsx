@@ -1,7 +1,7 @@
 import { AgGridReact } from 'ag-grid-react';
 import type { CellKeyDownEvent, ColDef } from 'ag-grid-community';
 import { useMemo, useState } from 'react';
-import type { TaskRow } from '../../../../shared/contract/entities/task';
+import type { ImportOutcome, TaskRow } from '../../../../shared/contract/entities/task';
 import { call, errorText } from '../../api/client';
 import '../../grids/ag-modules';
 import { cellText, copyLater, rangeTsv } from '../../grids/clipboard';
@@ -14,6 +14,7 @@ import { gridTheme } from '../../grids/theme';
 import { useServerGrid } from '../../grids/use-server-grid';
 import { navigate } from '../../router';
 import { useAppStore } from '../../stores/app.store';
+import { ImportReport } from './ImportReport';
 import { TaskDetail } from './TaskDetail';
 
 const ROW_SELECTION = {
@@ -33,6 +34,7 @@ const DEFAULT_COL = { sortable: true, resizable: true };
 export default function TasksPage({ workspace, taskId }: { workspace: string; taskId: string | null }) {
   const [importPath, setImportPath] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [report, setReport] = useState<ImportOutcome[] | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const progress = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
   const g = useServerGrid<TaskRow, string>({
@@ -63,16 +65,19 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
 
   const runImport = async () => {
     setNotice({ kind: 'info', text: `Importing ${importPath}…` });
+    setReport(null);
     try {
       const r = await call('tasks.import', { paths: [importPath.trim()] });
-      const errors = r.outcomes.flatMap((o) => o.errors);
       const c = r.counts;
+      const said = r.outcomes.some((o) => o.errors.length || o.warnings.length);
+      // The status bar has one line: the counts. Every error and warning goes to the import report above the grid.
+      setReport(said ? r.outcomes : null);
       setNotice({
-        kind: errors.length ? 'error' : 'info',
+        kind: c.errors ? 'error' : 'info',
         text:
           `${c.imported} imported, ${c.updated} updated, ${c.unchanged} unchanged, ` +
           `${c.errors} with errors, ${c.warnings} warnings` +
-          (errors.length ? ` — ${errors.slice(0, 3).join(' · ')}` : ''),
+          (said ? ' — each listed in the import report' : ''),
       });
     } catch (e) {
       setNotice({ kind: 'error', text: errorText(e) });
@@ -154,6 +159,7 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
           </span>
         )}
       </form>
+      {report && <ImportReport outcomes={report} onOpen={open} onClose={() => setReport(null)} />}
       <div className="split-view">
         <div className="grid-wrap" data-testid="tasks-grid" onCopy={onCopy}>
           <AgGridReact<TaskRow>
