@@ -58,6 +58,7 @@ export function* runSelection<Row>(
   const total = lights.length;
   hooks.onProgress?.({ phase: 'metadata', done: total, total });
   report.input = total;
+  for (const l of lights) report.pools.add(l.pool);
   const pre = preselect(lights, supersedes, o);
   report.unsolvableTasks = pre.unsolvableTasks;
   const reject = (l: Light, reason: RejectionReason, detail: string) => {
