@@ -24,7 +24,7 @@ const one = (
 const conv = (row: Obj | undefined) => (row!.conversations as { from: string; value: string }[]).map((t) => t.from);
 
 describe('the agent view every dialect renders from (formats.md §1.4, §1.7)', () => {
-  it('trims to the last assistant message that speaks and drops its unanswered calls', () => {
+  it("ends on the agent's last turn with its calls; their results stay where the trainer takes them", () => {
     const messages: Message[] = [
       user('Book it.'),
       ...batch('a', 1),
@@ -32,10 +32,14 @@ describe('the agent view every dialect renders from (formats.md §1.4, §1.7)', 
       { role: 'tool', tool_call_id: 'late', name: 'lookup', content: 'ok', is_error: false },
       user('###STOP###'),
     ];
-    const { row } = one(messages, 'trl');
-    const ms = row!.messages as Obj[];
-    expect(ms.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(ms.at(-1)).toEqual({ role: 'assistant', content: 'Booking now.' });
+    const ms = one(messages, 'trl').row!.messages as Obj[];
+    expect(ms.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(ms.at(-2)).toMatchObject({ role: 'assistant', content: 'Booking now.', tool_calls: [{ id: 'late' }] });
+    const openai = one(messages, 'openai');
+    const oms = openai.row!.messages as Obj[];
+    expect(oms.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(oms.at(-1)).toMatchObject({ tool_calls: [{ id: 'late' }] });
+    expect(openai.p.report.lint.byCode.final_results_dropped).toBe(1);
   });
 
   it('drops user-side (dual-control) calls and their results, and empty assistant turns', () => {

@@ -43,6 +43,11 @@ export const trajectoriesContract = {
       taskId: z.string().min(1).optional(),
       /** The agent label; default: the model the source names, else "unknown". */
       agent: z.string().min(1).max(200).optional(),
+      /**
+       * A tools file for the records that carry no tool schemas of their own (τ-bench; τ²-bench's tool_defs: null):
+       * an OpenAI tools list, or JSON / JSONL whose records carry `tools` (τ²-bench's SFT files), merged by name.
+       */
+      tools: z.string().min(1).max(4096).optional(),
     }),
     result: ImportResult,
   }),

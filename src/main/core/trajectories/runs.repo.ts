@@ -38,6 +38,9 @@ export type FileDelta = {
   error?: string | null;
 };
 
+/** Where an import's `--tools` schemas are kept: a trajectory context (stored once per content) and what it was. */
+export type RunToolSchemas = { contextId: number; file: string; sha256: string; tools: number };
+
 const START: FilePosition = { offset: 0, line: 1, record: 0 };
 
 /** Runs (imports and, next, agent runs), their files and issues: reads. */
@@ -74,6 +77,13 @@ export function runsRepo(db: ReadDb) {
         | { content: string }
         | undefined;
       return r ? (JSON.parse(r.content) as Record<string, unknown>) : null;
+    },
+    /** The tools file an import applied to records without schemas (`--tools`), as its settings name it. */
+    toolSchemas(runId: number): RunToolSchemas | null {
+      const r = prepareCached(db, 'SELECT settings FROM runs WHERE id = ?').get(runId) as
+        | { settings: string }
+        | undefined;
+      return (r && (JSON.parse(r.settings) as { toolSchemas?: RunToolSchemas }).toolSchemas) || null;
     },
     /** How the stored rows of a run break down (computed from the rows, so a resumed run counts them all). */
     storedCounts(runId: number): { external: number; graded: number; superseded: number } {

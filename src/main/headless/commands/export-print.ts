@@ -22,6 +22,8 @@ export function printSftResult(ctx: RunContext, r: SftResult): number {
     `${avg(p.retained.avgReward, 3)}, messages ${avg(p.retained.avgMessages, 1)}, ` +
       `tool calls ${avg(p.retained.avgToolCalls, 1)}\n`,
   );
+  if (p.retained.withoutReward)
+    ctx.out(`${p.retained.withoutReward} exported without a reward (their pool requires none)\n`);
   ctx.out(`lint: ${p.lint.errors} errors, ${p.lint.warnings} warnings\n`);
   const red = r.redaction;
   if (red.total)

@@ -2,6 +2,7 @@ import { finishedJob } from '../cli/finished-job';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiResult } from '../../../shared/contract';
+import { DEFAULT_POOLS } from '../../../shared/contract/entities/export';
 import type { Job } from '../../../shared/contract/jobs.contract';
 import { bool, defineCommand, str, strs, type RunContext } from '../cli/command';
 import { printRlResult, printSftResult, renderDiff } from './export-print';
@@ -60,7 +61,11 @@ export const exportSftCommand = defineCommand({
       value: 'NAME',
       description: 'pool rule (threshold, converter) of the records (default mixed)',
     },
-    'min-reward': { type: 'string', value: 'R', description: "override the pool's reward threshold (0–1)" },
+    'min-reward': {
+      type: 'string',
+      value: 'R|none',
+      description: "override the pool's reward threshold (0–1); none admits records without a reward",
+    },
     bucket: {
       type: 'string',
       multiple: true,
@@ -81,6 +86,8 @@ export const exportSftCommand = defineCommand({
     'collections supersede, duplicates (task, trial) keep the latest, then the pool threshold, the converter filters',
     'and the dialect lint. Every rejection is counted in rejections.jsonl and the manifest. Trajectories pass through',
     'credential redaction. With nothing curated yet the command says so and stops unless --all-uncurated.',
+    "Records without a reward (a prepared SFT set such as τ²-bench's) pass only with --min-reward none; the manifest",
+    'then says rewards were not required.',
     ...EXIT_HELP,
   ],
   async run({ flags }, ctx) {
@@ -102,10 +109,13 @@ export const exportSftCommand = defineCommand({
     }
     const minText = str(flags, 'min-reward');
     if (minText !== undefined) {
-      const min = Number(minText);
-      if (!(min >= 0 && min <= 1)) return ctx.usage(`--min-reward must be between 0 and 1, not "${minText}"`);
-      const pools = (options.pools ?? {}) as Record<string, unknown>;
-      options = { ...options, pools: { ...pools, [pool]: { minReward: min, converter: pool === 'mixed' } } };
+      // `none`, explicitly: a record without a reward is admitted (a prepared SFT set); 0 still needs a reward.
+      const min = minText === 'none' ? null : minText.trim() === '' ? Number.NaN : Number(minText);
+      if (min !== null && !(min >= 0 && min <= 1))
+        return ctx.usage(`--min-reward must be between 0 and 1, or none, not "${minText}"`);
+      const pools = (options.pools ?? {}) as Record<string, { converter?: boolean } | undefined>;
+      const converter = pools[pool]?.converter ?? DEFAULT_POOLS[pool]?.converter ?? false;
+      options = { ...options, pools: { ...pools, [pool]: { minReward: min, converter } } };
     }
     const overwrite = bool(flags, 'overwrite');
     const refused = existing(ctx, out, overwrite);

@@ -6,7 +6,7 @@ import { defineCommand, str, strs, type CommandArgs, type RunContext } from '../
 const FORMATS = ['auto', 'claw-eval', 'tau-bench', 'tau2', 'openai-jsonl', 'sharegpt'];
 const USAGE =
   'trajectories import <file or folder>… [--format auto|claw-eval|tau-bench|tau2|openai-jsonl|sharegpt] ' +
-  '[--collection NAME] [--supersedes NAME]… [--task ID] [--agent LABEL]';
+  '[--collection NAME] [--supersedes NAME]… [--task ID] [--agent LABEL] [--tools FILE]';
 
 /**
  * `trajectories import <file…>`: the trajectories.import job, its progress on stderr, then one line
@@ -21,6 +21,8 @@ export async function runImport({ positionals, flags }: CommandArgs, ctx: RunCon
   const collection = str(flags, 'collection');
   const task = str(flags, 'task');
   const agent = str(flags, 'agent');
+  const tools = str(flags, 'tools');
+  if (tools !== undefined && !present(tools)) return ctx.usage(`cannot read --tools ${tools}: no such file`);
   const started = await ctx.call('trajectories.import', {
     paths: positionals,
     format,
@@ -28,6 +30,7 @@ export async function runImport({ positionals, flags }: CommandArgs, ctx: RunCon
     ...(collection ? { collection } : {}),
     ...(task ? { taskId: task } : {}),
     ...(agent ? { agent } : {}),
+    ...(tools ? { tools } : {}),
   });
   if (!started.ok) return ctx.print(started);
   const job = await finishedJob(ctx, started.data.jobId);
@@ -70,6 +73,11 @@ async function render(ctx: RunContext, r: ImportResult): Promise<void> {
     issues = page.data.issues;
     offset += issues.length;
   }
+  const t = r.toolSchemas;
+  if (t)
+    ctx.out(
+      `tool schemas: ${t.tools} from ${t.file} (sha256 ${t.sha256.slice(0, 12)}…), for the records without their own\n`,
+    );
   ctx.out(
     `${r.stored} stored (${r.graded} graded, ${r.external} of tasks not in the workspace), ${r.duplicates} ` +
       `duplicates, ${r.refused} refused` +
@@ -101,12 +109,20 @@ export const trajectoriesImportCommand = defineCommand({
     },
     task: { type: 'string', value: 'ID', description: 'grade every record against this workspace task' },
     agent: { type: 'string', value: 'LABEL', description: 'the agent label (default: the model the source names)' },
+    tools: {
+      type: 'string',
+      value: 'FILE',
+      description: 'tool schemas for records without their own: an OpenAI tools list, or JSON/JSONL records with tools',
+    },
   },
   details: [
     'Records of tasks the workspace holds are graded with the shared grader; others are kept with their own rewards.',
     'Duplicates (same collection, task, trial and content) are skipped and counted. Every refused record is',
     'printed as file:line: message on stderr. Exit code 1 when anything was refused; an interrupted import',
     'resumes with `coworkenv call jobs.resume`.',
+    'τ-bench and τ²-bench results carry no tool schemas, and SFT exports need them: --tools FILE gives them (the',
+    "union by name of an OpenAI tools list, or of the `tools` of JSON/JSONL records such as τ²-bench's own SFT files;",
+    'one name defined two ways is refused). Stored once per import; the export manifest names the file and its hash.',
   ],
   run: (args, ctx) => runImport(args, ctx),
 });

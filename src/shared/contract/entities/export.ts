@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ManifestRewards, ManifestSchemaSource } from './export-provenance';
 
 /**
  * SFT export shapes (reference/formats.md §3, §6): the per-record metadata the exporter selects on,
@@ -218,12 +219,15 @@ export const SftReport = z.object({
     avgReward: z.number().nullable(),
     avgMessages: z.number().nullable(),
     avgToolCalls: z.number().nullable(),
+    /** Exported records that have no reward (admitted by a pool without a threshold: `--min-reward none`). */
+    withoutReward: count.default(0),
   }),
   /** Tasks set aside as UNSOLVABLE (§6.3), listed, not exported. */
   unsolvableTasks: z.array(z.string()),
   lint: z.object({ errors: count, warnings: count, byCode: z.record(z.string(), count) }),
 });
 export type SftReport = z.infer<typeof SftReport>;
+export { ManifestRewards, ManifestSchemaSource };
 
 export const ManifestFile = z.object({ path: z.string(), bytes: count, sha256: z.string(), rows: count.nullable() });
 export type ManifestFile = z.infer<typeof ManifestFile>;
@@ -239,6 +243,8 @@ export const ManifestRecord = z.object({
   /** sha256 of the JSONL line (without its newline) or of the parquet row as compact JSON. */
   sha256: z.string(),
   lineage: SftLineage,
+  /** Where its tool schemas came from: an id of the manifest's toolSchemas (absent in manifests before it). */
+  schemas: z.string().optional(),
 });
 export type ManifestRecord = z.infer<typeof ManifestRecord>;
 
@@ -253,6 +259,8 @@ export const SftManifest = z.object({
   options: SftOptions.omit({ overwrite: true }),
   report: SftReport,
   files: z.array(ManifestFile),
+  toolSchemas: z.array(ManifestSchemaSource).optional(),
+  rewards: ManifestRewards.optional(),
   records: z.array(ManifestRecord),
 });
 export type SftManifest = z.infer<typeof SftManifest>;

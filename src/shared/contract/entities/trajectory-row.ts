@@ -135,5 +135,7 @@ export const ImportResult = z.object({
   issues: z.array(ImportIssue),
   /** The true number of issues. */
   issueCount: int,
+  /** The tools file given (`--tools`), applied to records without schemas of their own; null when none. */
+  toolSchemas: z.object({ file: z.string(), sha256: z.string(), tools: int }).nullable().default(null),
 });
 export type ImportResult = z.infer<typeof ImportResult>;

@@ -1,13 +1,13 @@
 import type { RejectionReason } from '../../../../shared/contract/entities/export';
-import type { Message, Trajectory } from '../../../../shared/contract/entities/trajectory';
+import type { Message, ToolCall, Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { isObject, type PyObject, pyEquals, type PyValue } from '../../services/pyjson';
 import { codePoints, truncateCodePoints } from './text';
-import { normaliseTools, type ToolSchema } from './tool-schemas';
+import { normaliseTools, type SchemaOrigin, schemaOriginOf, type ToolSchema } from './tool-schemas';
 
 /**
- * The agent view of a trajectory (formats.md §1.4): what the agent model saw, trimmed to end at the
- * last assistant message that says something, with the canonical validator's rules (§1.7) checked.
- * Every dialect renders from this; none reads the Trajectory itself.
+ * The agent view of a trajectory (formats.md §1.4): what the agent model saw, ending on its last
+ * turn — with that turn's calls and their results — with the canonical validator's rules (§1.7)
+ * checked. Every dialect renders from this; none reads the Trajectory itself.
  */
 export type ViewCall = { id: string; name: string; arguments: string; parsed: PyObject };
 export type ViewUser = { role: 'user'; content: string };
@@ -23,6 +23,8 @@ export type ViewTool = { role: 'tool'; callId: string; name: string; content: st
 export type ViewMessage = ViewUser | ViewAssistant | ViewTool;
 
 export type ViewProblem = { reason: RejectionReason; detail: string };
+/** Something the view leaves out on purpose: a lint warning on the record, so it is counted, never silent. */
+export type ViewNote = { code: string; message: string };
 
 export type AgentView = {
   system: string | null;
@@ -38,6 +40,15 @@ export type AgentView = {
   parallelToolCalls: boolean | null;
   /** The first problem that keeps the record out of every dialect (null: none). */
   problem: ViewProblem | null;
+  /**
+   * Tool messages at the end of `messages`: the results of the last turn's calls. Kept whole here; a dialect
+   * whose conversations must end on the assistant leaves them out and says so (the calls stay).
+   */
+  finalResults: number;
+  /** The agent calls tools and the trajectory has no schemas (let through only with requireToolSchemas: false). */
+  schemasMissing: boolean;
+  schemas: SchemaOrigin;
+  notes: ViewNote[];
 };
 
 export type ViewOptions = {
@@ -49,11 +60,19 @@ export type ViewOptions = {
 
 const hasText = (s: string | null | undefined): s is string => typeof s === 'string' && s.trim() !== '';
 
-/** Last index of an assistant message with text: everything after it is trimmed, its calls dropped (§1.4, §3.1). */
-function lastSpeakingAssistant(ms: readonly Message[]): number {
+/**
+ * User-side calls (τ² dual control): the simulated user's own tool calls on its device, on user
+ * messages (and, in older imports, on assistant messages marked requestor "user").
+ */
+const userSide = (m: Message, c: ToolCall) => m.role === 'user' || c.requestor === 'user';
+const agentCalls = (m: Message): ToolCall[] =>
+  m.role === 'assistant' ? m.tool_calls.filter((c) => c.requestor !== 'user') : [];
+
+/** The agent's last turn: the last assistant message that says something or calls a tool. */
+function lastAgentTurn(ms: readonly Message[]): number {
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i]!;
-    if (m.role === 'assistant' && hasText(m.content)) return i;
+    if (m.role === 'assistant' && (hasText(m.content) || agentCalls(m).length)) return i;
   }
   return -1;
 }
@@ -71,24 +90,28 @@ export function projectAgentView(t: Trajectory, o: ViewOptions): AgentView {
     else fail('malformed_trajectory', `system message at index ${i} (only index 0 is allowed)`);
   });
 
-  // User-side calls (τ² dual control) and their results are environment events, not agent turns (§1.4).
+  // User-side calls and their results are environment events the agent never saw (§1.4): left out, counted.
   const userCallIds = new Set<string>();
   for (const m of src)
-    if (m.role === 'assistant') for (const c of m.tool_calls) if (c.requestor === 'user') userCallIds.add(c.id);
+    if (m.role === 'assistant' || m.role === 'user')
+      for (const c of m.tool_calls ?? []) if (userSide(m, c)) userCallIds.add(c.id);
 
-  const end = lastSpeakingAssistant(src);
+  // Everything after the agent's last turn and its results is trimmed (the user's STOP, say); nothing the agent did is.
+  const end = lastAgentTurn(src);
   const messages: ViewMessage[] = [];
   const seenIds = new Set<string>();
   let pending: ViewCall[] = [];
   let toolCalls = 0;
   let maxParallel = 0;
+  let finalResults = 0;
   let chars = system === null ? 0 : codePoints(system);
   const called = new Set<string>();
-  for (let i = 0; i <= end; i++) {
+  for (let i = 0; i < src.length; i++) {
     const m = src[i]!;
     if (m.role === 'system') continue;
     if (m.role === 'tool') {
       if (userCallIds.has(m.tool_call_id)) continue;
+      if (i > end && !pending.length) break;
       const want = pending.shift();
       if (!want) {
         fail('malformed_trajectory', `tool message at index ${i} (${m.tool_call_id}) answers no pending call`);
@@ -101,21 +124,24 @@ export function projectAgentView(t: Trajectory, o: ViewOptions): AgentView {
       const content = o.observationChars === null ? m.content : truncateCodePoints(m.content, o.observationChars);
       chars += codePoints(content);
       messages.push({ role: 'tool', callId: want.id, name: want.name, content });
+      if (i > end) finalResults++;
       continue;
     }
+    // The last turn's calls may lack results (a run cut short): they stay, as the turn's action (§1.7's exception).
+    if (i > end) break;
     if (pending.length)
       fail('malformed_trajectory', `call ${pending[0]!.id} has no result before the message at index ${i}`);
     pending = [];
     if (m.role === 'user') {
+      // A user turn that only ran tools on the user's own device says nothing to the agent.
+      if (!hasText(m.content) && m.tool_calls?.length) continue;
       const content = m.content ?? '';
       chars += codePoints(content);
       messages.push({ role: 'user', content });
       continue;
     }
-    // The last speaking assistant keeps its text; its calls have no results in the view and are dropped.
     const calls: ViewCall[] = [];
-    for (const c of i === end ? [] : m.tool_calls) {
-      if (c.requestor === 'user') continue;
+    for (const c of agentCalls(m)) {
       const { name, arguments: raw } = c.function;
       if (seenIds.has(c.id)) fail('malformed_trajectory', `call id ${c.id} is used twice`);
       seenIds.add(c.id);
@@ -147,16 +173,29 @@ export function projectAgentView(t: Trajectory, o: ViewOptions): AgentView {
 
   const tools = normaliseTools(t.tools, o.inlineDefs);
   let toolList: ToolSchema[] = [];
+  const schemasMissing = called.size > 0 && !t.tools.length;
   if (!tools.ok) fail('malformed_trajectory', tools.detail);
   else {
     toolList = tools.tools;
-    if (o.requireToolSchemas && called.size) {
-      if (!toolList.length) fail('missing_tool_schemas', `calls ${[...called].join(', ')} but carries no tool schemas`);
-      const unknown = [...called].filter((n) => !tools.names.has(n));
-      if (unknown.length) fail('unknown_tool', `calls ${unknown.join(', ')}, not in its tool schemas`);
-    }
+    if (schemasMissing && o.requireToolSchemas)
+      fail(
+        'missing_tool_schemas',
+        `calls ${[...called].join(', ')} but carries no tool schemas: import it with --tools FILE (an OpenAI ` +
+          'tools list, or JSON/JSONL whose records carry tools), or export with requireToolSchemas: false to a ' +
+          'dialect that renders without them',
+      );
+    const unknown = toolList.length ? [...called].filter((n) => !tools.names.has(n)) : [];
+    if (unknown.length) fail('unknown_tool', `calls ${unknown.join(', ')}, not in its tool schemas`);
   }
 
+  const notes: ViewNote[] = [];
+  if (userCallIds.size)
+    notes.push({
+      code: 'user_tool_calls_excluded',
+      message:
+        `${userCallIds.size} user-side tool call(s) and their results left out: the user ran them on their own ` +
+        "device (τ² dual control) and the agent never saw them; τ²-bench's own SFT data has the user's text only",
+    });
   return {
     system,
     messages,
@@ -165,6 +204,10 @@ export function projectAgentView(t: Trajectory, o: ViewOptions): AgentView {
     usable: isUsable(messages),
     parallelToolCalls: typeof t.metadata.parallel_tool_calls === 'boolean' ? t.metadata.parallel_tool_calls : null,
     problem,
+    finalResults,
+    schemasMissing,
+    schemas: schemaOriginOf(t),
+    notes,
   };
 }
 

@@ -17,6 +17,7 @@ import { JsonArrayPart } from './json-compose';
 import { jsonLine } from './json-line';
 import type { SftRecord } from './preselect';
 import { ReportBuilder } from './report';
+import { rewardsOf, SchemaSources } from './schema-sources';
 import { type Emitted, runSelection, type SftProgress } from './sft-engine';
 import { toolVersion } from './tool-version';
 import type { VerlRow } from './dialects/verl.dialect';
@@ -71,6 +72,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     const lint = track(new JsonArrayPart(at('.lint.part')));
     const entries = track(new JsonArrayPart(at('.records.part')));
     const report = new ReportBuilder();
+    const schemas = new SchemaSources();
     const rows = runSelection(input.records, dialect, o, report, {
       onReject: (l, reason, detail) =>
         rejections.write(
@@ -96,6 +98,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
         index: entries.count,
         sha256: hash,
         lineage: e.record.lineage ?? {},
+        schemas: schemas.idOf(e.view.schemas),
       });
     if (dialect.id === 'verl') {
       const pulled = (function* () {
@@ -141,6 +144,8 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
       options: recorded,
       report: built,
       files,
+      toolSchemas: schemas.list(),
+      rewards: rewardsOf(report.pools, o, built.retained.withoutReward),
     };
     const manifest = entries.compose(at('manifest.json'), head, 'records');
     folder.commit();

@@ -25,6 +25,9 @@ export class ReportBuilder {
   private rewardN = 0;
   private messageSum = 0;
   private callSum = 0;
+  private withoutReward = 0;
+  /** The pools the records used (the manifest says which of them required a reward). */
+  pools = new Set<string>();
   private lintErrors = 0;
   private lintWarnings = 0;
   private lintCodes = new Map<string, number>();
@@ -60,7 +63,7 @@ export class ReportBuilder {
     if (reward !== null) {
       this.rewardSum += reward;
       this.rewardN++;
-    }
+    } else this.withoutReward += this.bodyWeight;
     this.messageSum += counts.messages;
     this.callSum += counts.toolCalls;
   }
@@ -106,6 +109,7 @@ export class ReportBuilder {
         avgReward: this.rewardN ? this.rewardSum / this.rewardN : null,
         avgMessages: this.keptRecords ? this.messageSum / this.keptRecords : null,
         avgToolCalls: this.keptRecords ? this.callSum / this.keptRecords : null,
+        withoutReward: Math.round(this.withoutReward),
       },
       unsolvableTasks: this.unsolvableTasks,
       lint: { errors: this.lintErrors, warnings: this.lintWarnings, byCode: Object.fromEntries(this.lintCodes) },

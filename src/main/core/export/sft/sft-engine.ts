@@ -58,6 +58,7 @@ export function* runSelection<Row>(
   const total = lights.length;
   hooks.onProgress?.({ phase: 'metadata', done: total, total });
   report.input = total;
+  for (const l of lights) report.pools.add(l.pool);
   const pre = preselect(lights, supersedes, o);
   report.unsolvableTasks = pre.unsolvableTasks;
   const reject = (l: Light, reason: RejectionReason, detail: string) => {
@@ -176,9 +177,13 @@ function convert<Row>(
     if (v) return { ok: false, ...v, findings: [] };
   }
   if (view.problem) return { ok: false, ...view.problem, findings: [] };
+  // One reason and one explanation for the whole dialect, not a lint error per call of every record.
+  if (view.schemasMissing && dialect.withoutSchemas !== null)
+    return { ok: false, reason: 'missing_tool_schemas', detail: dialect.withoutSchemas, findings: [] };
   const r = dialect.render(view, o);
   if (!r.ok) return { ok: false, reason: r.reason, detail: r.detail, findings: [] };
-  const issues = [...r.warnings, ...dialect.lint(r.row)];
+  const notes = view.notes.map((n): Issue => ({ severity: 'warning', ...n }));
+  const issues = [...notes, ...r.warnings, ...dialect.lint(r.row)];
   const errors = issues.filter((i) => i.severity === 'error');
   if (errors.length)
     return {

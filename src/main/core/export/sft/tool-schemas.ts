@@ -9,6 +9,27 @@ export type ToolSchema = {
 export type ToolsResult = { ok: true; tools: ToolSchema[]; names: Set<string> } | { ok: false; detail: string };
 
 /**
+ * Where a trajectory's tool schemas came from, for the manifest: its own, a tools file given at import
+ * (`trajectories import --tools FILE`: name and sha256 of its bytes), the workspace task it is graded
+ * against, or none. Whoever fills `tools` from elsewhere says so in `metadata.tool_schemas_source`.
+ */
+export type SchemaOrigin =
+  | { origin: 'own' }
+  | { origin: 'none' }
+  | { origin: 'task' }
+  | { origin: 'tools-file'; file: string; sha256: string };
+export const SCHEMA_SOURCE_KEY = 'tool_schemas_source';
+
+export function schemaOriginOf(t: { tools: readonly unknown[]; metadata: Record<string, unknown> }): SchemaOrigin {
+  if (!t.tools.length) return { origin: 'none' };
+  const s = t.metadata[SCHEMA_SOURCE_KEY] as { origin?: unknown; file?: unknown; sha256?: unknown } | undefined;
+  if (s?.origin === 'task') return { origin: 'task' };
+  if (s?.origin === 'tools-file' && typeof s.file === 'string' && typeof s.sha256 === 'string')
+    return { origin: 'tools-file', file: s.file, sha256: s.sha256 };
+  return { origin: 'own' };
+}
+
+/**
  * The stored tools in wrapper form. The flat forms (`{name, description, parameters}`, and
  * Claw-Eval's `input_schema`) are accepted and wrapped (lossless); anything else is refused with the
  * index, never guessed at. A schema without parameters gets an empty object schema.

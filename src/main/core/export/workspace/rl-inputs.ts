@@ -5,6 +5,7 @@ import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import { storedExportTask, type ExportTask } from '../export-task';
+import { importTools } from './import-tools';
 import { exportTrajectory, taskTools, type RedactionTally } from './sft-records';
 
 /** Every stored task id, in id order. */
@@ -64,6 +65,9 @@ export function rlInputs(
   if (!ids.length) throw new AppError('CONFLICT', 'the workspace holds no tasks: import or generate some first');
   const tasks = exportTasks(db, ids);
   const toolsOf = taskTools(db);
-  const rollouts = s.withoutRollouts ? [] : rolloutIds(db, ids).map((id) => exportTrajectory(db, id, tally, toolsOf));
+  const givenOf = importTools(db);
+  const rollouts = s.withoutRollouts
+    ? []
+    : rolloutIds(db, ids).map((id) => exportTrajectory(db, id, tally, toolsOf, givenOf));
   return { tasks, rollouts };
 }

@@ -10,6 +10,8 @@ import { tasksRepo } from '../../tasks/tasks.repo';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { openAiTool } from '../rl/package-tasks';
 import type { SftRecord } from '../sft';
+import { SCHEMA_SOURCE_KEY } from '../sft/tool-schemas';
+import { type GivenTools, importTools } from './import-tools';
 
 type Row = {
   id: number;
@@ -59,18 +61,32 @@ export function exportTrajectory(
   id: number,
   tally?: RedactionTally,
   toolsOf: (taskId: string) => Trajectory['tools'] = taskTools(db),
+  givenOf: (runId: number | null) => GivenTools | null = importTools(db),
 ): Trajectory {
   const repo = trajectoriesRepo(db);
   const row = repo.row(id);
   const body = repo.body(id);
   if (!row || !body) throw new Error(`trajectory ${id} disappeared during the export`);
   const loaded = loadTrajectory(db, row.source_format, body);
-  // Claw-Eval traces carry no tool schemas; the workspace task they are graded against has them.
-  const tools = loaded.tools.length || row.external ? loaded.tools : toolsOf(row.task_id);
-  const t = { ...loaded, task_id: row.task_id, tools };
+  // No schemas of its own (τ-bench, τ²'s tool_defs: null, Claw-Eval traces): the tools file its import was given,
+  // else the workspace task it is graded against; the manifest says which (metadata.tool_schemas_source).
+  const given = loaded.tools.length ? null : (givenOf(row.run_id) ?? taskGiven(row, toolsOf));
+  const t = given
+    ? {
+        ...loaded,
+        task_id: row.task_id,
+        tools: given.tools,
+        metadata: { ...loaded.metadata, [SCHEMA_SOURCE_KEY]: given.source },
+      }
+    : { ...loaded, task_id: row.task_id };
   const { value, report } = redactValue(t);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
   return value;
+}
+
+function taskGiven(row: { external: boolean; task_id: string }, toolsOf: (taskId: string) => Trajectory['tools']) {
+  const tools = row.external ? [] : toolsOf(row.task_id);
+  return tools.length ? { tools, source: { origin: 'task' as const } } : null;
 }
 
 /** The OpenAI tool list of a workspace task (memoised per task; [] when the task is not stored). */
@@ -112,6 +128,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
     WHERE t.id > ? ${only} ORDER BY t.id LIMIT ${PAGE}`;
   const params = s.collections ?? [];
   const toolsOf = taskTools(db);
+  const givenOf = importTools(db);
   /**
    * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
    * commits its progress (a write) on the same connection between records.
@@ -150,7 +167,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             collection: r.collection,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
-          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf),
+          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, givenOf),
         };
       }
     },

@@ -1,6 +1,6 @@
 import type { ImportResult } from '../../../../shared/contract/entities/trajectory-row';
 import { prepareCached, type ReadDb } from '../../db/sqlite';
-import { runsRepo } from '../runs.repo';
+import { type RunToolSchemas, runsRepo } from '../runs.repo';
 import type { FileFormat } from './sniff';
 
 /** Issues a result carries; the rest are paged with trajectories.importIssues. */
@@ -45,5 +45,8 @@ export function importResult(db: ReadDb, runId: number): ImportResult {
     })),
     issues: repo.issues(runId, 0, SHOWN_ISSUES),
     issueCount: repo.issueCount(runId),
+    toolSchemas: toolSchemasOf(repo.toolSchemas(runId)),
   };
 }
+
+const toolSchemasOf = (t: RunToolSchemas | null) => t && { file: t.file, sha256: t.sha256, tools: t.tools };

@@ -5,6 +5,7 @@ import type { ImportFile, ImportJobInput } from './import.job';
 import { MAX_TRACE_BYTES } from '../../../../shared/contract/entities/trace-text';
 import { expand, statFile, unreadable } from './entries';
 import { sniff } from './sniff';
+import { readToolFile } from './tool-file';
 
 /**
  * Records (or issues) per committed batch, and bytes of records: a batch commits in tens of milliseconds.
@@ -32,6 +33,8 @@ export function defaultCollection(file: string, format: string | null): string {
  * kept in the list with its error: the job reports it, and imports the others.
  */
 export function resolveImport(input: ParsedInput<'trajectories.import'>): ImportJobInput {
+  // Read before anything starts: a bad tools file (or two definitions of one tool) is the caller's error, at once.
+  const tools = input.tools === undefined ? null : readToolFile(path.resolve(input.tools));
   const paths = input.paths.map((p) => path.resolve(p));
   const all = [...new Map(paths.flatMap(expand).map((e) => [e.path, e])).values()];
   if (!all.length)
@@ -73,6 +76,7 @@ export function resolveImport(input: ParsedInput<'trajectories.import'>): Import
     supersedes: input.supersedes,
     taskId: input.taskId ?? null,
     agent: input.agent ?? null,
+    tools,
     collection: input.collection ?? (new Set(files.map((f) => f.collection)).size === 1 ? files[0]!.collection : null),
     batchRecords: BATCH_RECORDS,
     batchBytes: BATCH_BYTES,

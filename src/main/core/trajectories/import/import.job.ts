@@ -7,6 +7,7 @@ import { importResult } from './import-result';
 import { parseInHelper } from './parse-helper';
 import { taskLookup } from './prepare';
 import { produceFile, type FileJob, type ImportFile, type ParseMessage, type ProduceOptions } from './produce';
+import { TOOL_SET_FORMAT, type ToolSet } from './tool-file';
 
 export type { ImportFile } from './produce';
 
@@ -16,6 +17,8 @@ export type ImportJobInput = {
   supersedes: string[];
   taskId: string | null;
   agent: string | null;
+  /** `--tools`: the schemas for records without their own, saved once (a context) and named in the run's settings. */
+  tools: ToolSet | null;
   collection: string | null;
   batchRecords: number;
   batchBytes: number;
@@ -82,12 +85,24 @@ function ensureRun(ctx: JobContext, input: ImportJobInput): number {
       const w = runsWriter(db);
       const now = ctx.now();
       for (const c of new Set(input.files.map((f) => f.collection))) w.ensureCollection(c, input.supersedes, now);
+      const t = input.tools;
+      const toolSchemas = t && {
+        contextId: w.saveContext(TOOL_SET_FORMAT, JSON.stringify(t)),
+        file: t.file,
+        sha256: t.sha256,
+        tools: t.tools.length,
+      };
       id = w.createImportRun({
         jobId: ctx.jobId,
         name: input.name,
         agentLabel: input.agent ?? 'imported',
         collection: input.collection,
-        settings: { format: input.files.map((f) => f.format), supersedes: input.supersedes, taskId: input.taskId },
+        settings: {
+          format: input.files.map((f) => f.format),
+          supersedes: input.supersedes,
+          taskId: input.taskId,
+          ...(toolSchemas ? { toolSchemas } : {}),
+        },
         files: input.files,
         now,
       });

@@ -23,6 +23,9 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   const [dialect, setDialect] = useState<SftDialect>('trl');
   const [pool, setPool] = useState('mixed');
   const [minReward, setMinReward] = useState('');
+  // Explicit, never implied by 0: a prepared SFT set (τ²-bench's) has no rewards at all.
+  const [noReward, setNoReward] = useState(false);
+  const [noSchemas, setNoSchemas] = useState(false);
   const [buckets, setBuckets] = useState<Bucket[]>(['KEEP', 'TRIVIAL']);
   const [allUncurated, setAllUncurated] = useState(false);
   const [minMessages, setMinMessages] = useState('5');
@@ -38,6 +41,8 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   // Typed text that is not a reward in [0, 1] is said so, not silently read as "the pool's threshold".
   const badMin = minReward.trim() !== '' && (min === undefined || min < 0 || min > 1);
   const selection = { pool, admittedBuckets: buckets, allUncurated };
+  // undefined: the pool's own threshold; null: no reward required.
+  const threshold = noReward ? null : min !== undefined && !badMin ? min : undefined;
   const options = {
     converter: {
       minMessages: num(minMessages) ?? 5,
@@ -45,9 +50,10 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
       maxChars: num(maxChars) ?? 40_000,
       observationChars: 1000,
     },
-    ...(min !== undefined && !badMin
-      ? { pools: { [pool]: { minReward: min, converter: DEFAULT_POOLS[pool]?.converter ?? false } } }
+    ...(threshold !== undefined
+      ? { pools: { [pool]: { minReward: threshold, converter: DEFAULT_POOLS[pool]?.converter ?? false } } }
       : {}),
+    ...(noSchemas ? { requireToolSchemas: false } : {}),
   };
   const key = JSON.stringify({ dialect, selection, options, exact });
   // Live: every change of the form asks for a new preview (debounced; a late answer never overwrites a newer one).
@@ -102,10 +108,19 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
             value={minReward}
             placeholder="pool's"
             aria-invalid={badMin}
+            disabled={noReward}
             className={badMin ? 'input-invalid' : undefined}
             onChange={(e) => setMinReward(e.target.value)}
           />
           {badMin && <span className="hint">a number from 0 to 1; the pool's threshold is used meanwhile</span>}
+        </label>
+        <label title="Admit records without a reward (prepared SFT sets); the manifest says rewards were not required">
+          <input type="checkbox" checked={noReward} onChange={(e) => setNoReward(e.target.checked)} /> No reward
+          required
+        </label>
+        <label title="TRL, LLaMA-Factory and verl render tool calls without schemas; OpenAI cannot and says why">
+          <input type="checkbox" checked={noSchemas} onChange={(e) => setNoSchemas(e.target.checked)} /> Allow calls
+          without tool schemas
         </label>
         {BUCKETS.map((b) => (
           <label key={b}>
@@ -182,6 +197,7 @@ function SftReportView({ preview }: { preview: Preview }) {
         {r.input} trajectories · <strong>{`${about}${r.exported}`} exported</strong> · {`${about}${r.rejected}`}{' '}
         rejected · converter kept {`${about}${r.converter.kept}`} of {`${about}${r.converter.in}`} · lint{' '}
         {`${about}${r.lint.errors}`} errors, {`${about}${r.lint.warnings}`} warnings
+        {r.retained.withoutReward ? ` · ${about}${r.retained.withoutReward} exported without a reward` : ''}
         {red.total ? ` · ${red.total} credentials redacted${about ? ' (in the sample)' : ''}` : ''}
       </p>
       <table className="table small" data-testid="rejections">

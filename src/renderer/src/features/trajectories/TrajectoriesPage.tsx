@@ -13,6 +13,7 @@ import { useServerGrid } from '../../grids/use-server-grid';
 import { navigate, type Route } from '../../router';
 import { CompareView } from './CompareView';
 import { TextSearch, type TextQuery } from './TextSearch';
+import { TrajectoryImport } from './TrajectoryImport';
 import { TrajectoryViewer } from './TrajectoryViewer';
 import './trajectories.css';
 
@@ -73,6 +74,7 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
       <header className="page-head">
         <h1>Trajectories</h1>
       </header>
+      <TrajectoryImport onNotice={setNotice} />
       <div className="toolbar">
         <QuickSearch value={g.quick} onChange={g.setQuick} placeholder="Task, agent, collection…" />
         <TextSearch value={text} onChange={setText} />
@@ -103,9 +105,9 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
                 <>No trajectory matches the filters or the search.</>
               ) : (
                 <>
-                  No trajectories yet. Import runs from other harnesses with{' '}
-                  <code>coworkenv trajectories import FILE…</code> (Claw-Eval traces, τ-bench, τ²-bench, OpenAI or
-                  sharegpt JSONL), or run an agent on your tasks.
+                  No trajectories yet. Import runs from other harnesses above, or with{' '}
+                  <code>coworkenv trajectories import FILE… [--tools FILE]</code> (Claw-Eval traces, τ-bench, τ²-bench,
+                  OpenAI or sharegpt JSONL), or run an agent on your tasks.
                 </>
               )}
             </div>

@@ -15,6 +15,11 @@ export type Rendered<Row> =
  */
 export type DialectSpec<Row> = {
   id: SftDialect;
+  /**
+   * null: the trainer renders tool calls without tool schemas (requireToolSchemas: false lets such records
+   * through); otherwise why it cannot — the one explanation every such record is rejected with.
+   */
+  withoutSchemas: string | null;
   /** Options this dialect cannot honour, as messages (checked before anything is read). */
   optionProblems(o: SftOptions): string[];
   render(v: AgentView, o: SftOptions): Rendered<Row>;
@@ -30,6 +35,22 @@ export const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** A plain JSON object (PyFloat, which is an object too, counts as a number, not an object). */
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   isRecord(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/**
+ * A conversation that must end on the assistant (OpenAI, LLaMA-Factory): the view's final tool results
+ * (the environment's answer to the last turn's calls, which nothing trains on) are left out, counted.
+ */
+export function withoutFinalResults<M>(v: { messages: M[]; finalResults: number }, warnings: Issue[]): M[] {
+  if (!v.finalResults) return v.messages;
+  warnings.push(
+    warn(
+      'final_results_dropped',
+      `the ${v.finalResults} result(s) of the last turn's tool calls were left out: the conversation must end on ` +
+        'the assistant (its calls are kept)',
+    ),
+  );
+  return v.messages.slice(0, v.messages.length - v.finalResults);
+}
 
 /** Reasoning as thought markers in front of a text (§1.3, §3.3 rule 10). */
 export function withThought(text: string, reasoning: string | null, o: SftOptions): string {

@@ -19,8 +19,23 @@ export function dataFileOf(d: SftDialect, datasetName: string): string {
   return 'train.jsonl';
 }
 
+/**
+ * How a row ends ([ours], changed from "cut at the last assistant message with text"): recorded in the
+ * manifest, as formats.md asks of a changed convention.
+ */
+const ENDS_WITH_RESULTS =
+  "Each row ends on the agent's last turn with its tool calls, and their recorded results (no loss on tool " +
+  'messages).';
+const ENDS_ON_CALLS =
+  "Each row ends on the agent's last turn with its tool calls; the results after it are left out (lint " +
+  'final_results_dropped).';
+
 /** What the trainer needs to know to load the files unchanged; written into the manifest. */
 export function loadingNotes(d: SftDialect, o: { datasetName: string; trlTools: 'list' | 'json-string' }): string[] {
+  return [...dialectNotes(d, o), d === 'trl' || d === 'verl' ? ENDS_WITH_RESULTS : ENDS_ON_CALLS];
+}
+
+function dialectNotes(d: SftDialect, o: { datasetName: string; trlTools: 'list' | 'json-string' }): string[] {
   switch (d) {
     case 'trl':
       return [

@@ -9,6 +9,7 @@ import {
   isRecord,
   type Rendered,
   warn,
+  withoutFinalResults,
   withThought,
 } from './dialect';
 
@@ -21,6 +22,9 @@ export const OBSERVATION_SEPARATOR = '\n</tool_response>\n<tool_response>\n';
 
 export const llamafactoryDialect: DialectSpec<LfRow> = {
   id: 'llamafactory',
+  // `tools` may be "": the function formatter renders a call from its own {name, arguments}, the tool list only
+  // adds the system block that describes them.
+  withoutSchemas: null,
   optionProblems: (o) =>
     o.reasoning.mode === 'key'
       ? ['LLaMA-Factory has no reasoning column: use reasoning {mode: "drop"} or {mode: "think"} (thought markers)']
@@ -38,7 +42,8 @@ function renderLf(v: AgentView, o: Parameters<DialectSpec<LfRow>['render']>[1]):
     const calls = m.calls.map((c) => ({ name: c.name, arguments: c.parsed }));
     return dumpsPy((calls.length === 1 ? calls[0]! : calls) as PyValue);
   };
-  for (const m of v.messages) {
+  // An even count ending on gpt or function_call (§3.3 rule 2): the final observation goes, the final call stays.
+  for (const m of withoutFinalResults(v, warnings)) {
     if (m.role === 'user') {
       sawUser = true;
       const prev = last();
@@ -135,11 +140,12 @@ function lintLf(row: unknown): Issue[] {
       return void out.push(err('alternation', `${at} is ${t.from}; position ${i} must be ${[...want].join(' or ')}`));
     const next = conv[i + 1];
     if (t.from === 'function_call') {
-      if (!isRecord(next) || next.from !== 'observation')
+      // The last turn may be a call whose result ends the episode: it is trained, its observation is not there.
+      if (next !== undefined && (!isRecord(next) || next.from !== 'observation'))
         out.push(err('function_call_without_observation', `${at} is not followed by an observation`));
+      // tools "" is a row without schemas (the no-schema path): its calls have nothing to be checked against.
       for (const c of callsOf(t.value, at, out))
-        if (toolNames && !toolNames.has(c)) out.push(err('unknown_tool', `${at} calls ${c}, not in tools`));
-      if (toolNames === null) out.push(err('tools_missing', `${at} calls a tool but the row has no tools`));
+        if (toolNames?.size && !toolNames.has(c)) out.push(err('unknown_tool', `${at} calls ${c}, not in tools`));
     }
     if (t.from === 'observation' && conv[i - 1] && (conv[i - 1] as { from?: unknown }).from !== 'function_call')
       out.push(err('observation_without_call', `${at} does not follow a function_call`));

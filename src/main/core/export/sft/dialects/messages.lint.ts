@@ -13,6 +13,11 @@ export type MessagesRules = {
   allowedKeys: Record<string, readonly string[]> | null;
   /** verl's parquet struct gives every message every key: absent values read back as null. */
   nullsForAbsent: boolean;
+  /**
+   * How a conversation may end: on the assistant (OpenAI), or also on the results of the last turn's calls
+   * (TRL, verl: their loaders take any last role; the results are context nothing trains on).
+   */
+  endsOn: 'assistant' | 'assistant-or-results';
 };
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -68,11 +73,19 @@ export function lintMessages(messages: unknown, toolNames: ReadonlySet<string> |
     if (r.toolName === 'optional' && present(m, 'name') && m.name !== want.name)
       out.push(err('tool_name', `${at}.name is ${JSON.stringify(m.name)}; its call is ${want.name}`));
   });
-  if (pending.length) out.push(err('call_unanswered', `call ${pending[0]!.id} has no tool message`));
+  // Calls still pending here are the last turn's, which may have no results (a run cut short, §1.7's exception).
   if (!assistants) out.push(err('no_assistant', 'no assistant message: nothing to train on'));
   const last = messages[messages.length - 1];
-  if (isRecord(last) && last.role !== 'assistant')
-    out.push(err('ends_on_non_assistant', 'the last message is not an assistant message'));
+  const endsOk = (role: unknown) => role === 'assistant' || (r.endsOn === 'assistant-or-results' && role === 'tool');
+  if (isRecord(last) && !endsOk(last.role))
+    out.push(
+      err(
+        'ends_on_non_assistant',
+        r.endsOn === 'assistant'
+          ? 'the last message is not an assistant message'
+          : "the last message is neither an assistant message nor a result of the last turn's calls",
+      ),
+    );
   return out;
 }
 
@@ -130,13 +143,15 @@ export function parsesToObject(s: string): boolean {
 
 /**
  * A tools list in the wrapper form; `parameters` an object, or (verl) a JSON string of one.
- * Answers the tool names, or null when the list is unusable.
+ * Answers the tool names, or null when the list is unusable or empty: a row without schemas (the
+ * no-schema path of the dialects that render without them) has no names to check calls against.
  */
 export function lintTools(tools: unknown, parametersAs: 'object' | 'string', out: Issue[]): Set<string> | null {
   if (!Array.isArray(tools)) {
     out.push(err('tools_shape', 'tools is not a list'));
     return null;
   }
+  if (!tools.length) return null;
   const names = new Set<string>();
   tools.forEach((t, i) => {
     const fn = isRecord(t) ? t.function : undefined;

@@ -1,6 +1,6 @@
 import type { PyObject, PyValue } from '../../../services/pyjson';
 import type { AgentView } from '../agent-view';
-import { type DialectSpec, err, type Issue, isRecord } from './dialect';
+import { type DialectSpec, err, type Issue, isRecord, withoutFinalResults } from './dialect';
 import { lintMessages, lintTools } from './messages.lint';
 
 /** One OpenAI fine-tuning line (formats.md §3.2): verbatim string arguments, only documented keys. */
@@ -15,11 +15,18 @@ const KEYS = {
 
 export const openaiDialect: DialectSpec<OpenAiRow> = {
   id: 'openai',
+  withoutSchemas:
+    "OpenAI fine-tuning builds the prompt from each line's `tools` on its own servers, so a line that calls " +
+    'functions it does not define teaches calls to undefined tools and cannot be render-checked here (formats.md ' +
+    '§1.7): import the trajectories with --tools FILE, or export to TRL, LLaMA-Factory or verl, which render ' +
+    'without schemas',
   optionProblems: (o) =>
     o.reasoning.mode === 'drop' ? [] : ['OpenAI fine-tuning has no field for reasoning: use reasoning {mode: "drop"}'],
   render(v: AgentView) {
+    const warnings: Issue[] = [];
     const messages: PyObject[] = v.system === null ? [] : [{ role: 'system', content: v.system }];
-    for (const m of v.messages) {
+    // OpenAI's own tool-calling examples end on the assistant's call; the results after it train nothing.
+    for (const m of withoutFinalResults(v, warnings)) {
       if (m.role === 'user') messages.push({ role: 'user', content: m.content });
       else if (m.role === 'tool') messages.push({ role: 'tool', tool_call_id: m.callId, content: m.content });
       else {
@@ -44,7 +51,7 @@ export const openaiDialect: DialectSpec<OpenAiRow> = {
       // that makes parallel calls says true, one that makes none says false. Lint refuses false with parallel calls.
       row.parallel_tool_calls = v.parallelToolCalls ?? v.counts.maxParallel > 1;
     }
-    return { ok: true, row, warnings: [] };
+    return { ok: true, row, warnings };
   },
   lint(row) {
     if (!isRecord(row)) return [err('row_shape', 'the row is not an object')];
@@ -60,6 +67,7 @@ export const openaiDialect: DialectSpec<OpenAiRow> = {
         toolName: 'forbidden',
         allowedKeys: KEYS,
         nullsForAbsent: false,
+        endsOn: 'assistant',
       }),
     );
     if (Array.isArray(row.messages)) {

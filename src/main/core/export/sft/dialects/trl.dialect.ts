@@ -11,6 +11,9 @@ export type TrlRow = { messages: PyObject[]; tools: PyValue[] | string };
 
 export const trlDialect: DialectSpec<TrlRow> = {
   id: 'trl',
+  // `tools` is an optional column: apply_chat_template(messages, tools=[]) renders calls and results without a tool
+  // list. The view's final results stay: TRL takes any last role, and trains only what it marks (§3.1).
+  withoutSchemas: null,
   optionProblems: (o) =>
     o.reasoning.mode === 'key' && ['role', 'content', 'tool_calls', 'tool_call_id', 'name'].includes(o.reasoning.key)
       ? [`reasoning key ${o.reasoning.key} is already a message field`]
@@ -58,6 +61,7 @@ export const trlDialect: DialectSpec<TrlRow> = {
         toolName: 'required',
         allowedKeys: null,
         nullsForAbsent: false,
+        endsOn: 'assistant-or-results',
       }),
     );
     return out;

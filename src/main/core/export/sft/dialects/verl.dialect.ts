@@ -30,6 +30,9 @@ const blank = { tool_calls: null, tool_call_id: null, name: null };
 
 export const verlDialect: DialectSpec<VerlRow> = {
   id: 'verl',
+  // `tools` is optional for MultiTurnSFTDataset (an empty list renders no tool block); loss is on assistant
+  // messages only, so the final results may end a row as context (§3.4).
+  withoutSchemas: null,
   optionProblems: (o) =>
     o.reasoning.mode === 'key' && RESERVED.has(o.reasoning.key)
       ? [`reasoning key ${o.reasoning.key} is already a message field`]
@@ -85,6 +88,7 @@ export const verlDialect: DialectSpec<VerlRow> = {
         toolName: 'optional',
         allowedKeys: null,
         nullsForAbsent: true,
+        endsOn: 'assistant-or-results',
       }),
     );
     // verl indexes message["content"] on every message: the key must exist (null is fine).
