@@ -1,6 +1,8 @@
 export type Notice = { kind: 'error' | 'info'; text: string };
 
 const n = (x: number) => x.toLocaleString('en-US');
+/** The grids' nouns: "tasks" → "task", "trajectories" → "trajectory" (not "trajectorie"). */
+export const singular = (noun: string) => noun.replace(/ies$/, 'y').replace(/s$/, '');
 
 /**
  * Below the grid, one fixed-height line: rows (filtered of total), selected rows, selected cells,
@@ -33,7 +35,7 @@ export function StatusBar({
       ? '…'
       : filtered && unfiltered !== null && unfiltered !== total
         ? `${n(total)} of ${n(unfiltered)} ${noun} (filtered)`
-        : `${n(total)} ${total === 1 ? noun.replace(/s$/, '') : noun}`;
+        : `${n(total)} ${total === 1 ? singular(noun) : noun}`;
   return (
     <footer className="status-bar" data-testid="status-bar">
       <span data-testid="status-rows">{rows}</span>
