@@ -18,6 +18,8 @@ const TAU = 'gpt-4o-airline';
 const TAU2 = 'gpt-4.1_airline_default_gpt-4.1_1trials';
 const SFT = 'train_sft-v1-small';
 /** Reasons that mean the data could not be carried, as opposed to a filter that chose to leave it out. */
+/** The mixed pool with no reward threshold and no converter: what a record's dialect can carry, nothing filtered. */
+const NO_RULE = JSON.stringify({ pools: { mixed: { minReward: null, converter: false } } });
 const BROKEN = ['missing_tool_schemas', 'malformed_trajectory', 'unknown_tool', 'unparseable_arguments', 'lint_failed'];
 
 const duck = await DuckDBInstance.create(':memory:');
@@ -101,10 +103,9 @@ describe.skipIf(!hasTauCorpora)(
           TAU,
           '--collection',
           TAU2,
-          '--pool',
-          'multi_service_safety',
-          '--min-reward',
-          'none',
+          // The tasks are in curation's default pool (mixed): its rule, without threshold and converter.
+          '--options',
+          NO_RULE,
         );
         expect(m.report.rejections).toEqual({});
         expect(m.report.exported).toBe(220);
@@ -152,20 +153,11 @@ describe.skipIf(!hasTauCorpora)(
     it('the τ² SFT set has no rewards: refused with --min-reward 0, passed through unchanged with none', async () => {
       const zero = await exportSft('sft-zero', 'openai', '--collection', SFT, '--min-reward', '0');
       expect(zero.m.report.rejections.reward_missing?.count).toBe(37);
-      const none = await exportSft(
-        'sft-none',
-        'openai',
-        '--collection',
-        SFT,
-        '--pool',
-        'multi_service_safety',
-        '--min-reward',
-        'none',
-      );
+      const none = await exportSft('sft-none', 'openai', '--collection', SFT, '--options', NO_RULE);
       expect(none.stdout).toContain('37 exported without a reward');
       expect(none.m.rewards).toEqual({
         required: false,
-        pools: { multi_service_safety: null },
+        pools: { mixed: null },
         exportedWithoutReward: 37,
       });
       expect(none.m.toolSchemas).toEqual([{ id: 'own', origin: 'own', file: null, sha256: null, records: 37 }]);

@@ -19,8 +19,11 @@ const OutDir = z.string().min(1).max(4096);
 
 /** Which stored trajectories an SFT export considers (the core then applies its §6.5 steps). */
 export const SftSelection = z.object({
-  /** Pool of every selected record (its threshold and converter rule): mixed, multi_service_safety, … */
-  pool: z.string().min(1).max(100).default('mixed'),
+  /**
+   * Only the tasks in this pool (curation's `set pool`; a task never curated is in `mixed`, curation's default).
+   * Absent: every pool. Either way each record is judged by its own task's pool rule (threshold, converter).
+   */
+  pool: z.string().min(1).max(100).optional(),
   /** Buckets admitted when a trajectory has no include/exclude override (default KEEP, TRIVIAL). */
   admittedBuckets: z.array(AdmittableBucket).default(['KEEP', 'TRIVIAL']),
   /** Nothing curated yet: admit trajectories without a bucket too (UNBUCKETED). */

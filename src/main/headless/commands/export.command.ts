@@ -59,12 +59,12 @@ export const exportSftCommand = defineCommand({
     pool: {
       type: 'string',
       value: 'NAME',
-      description: 'pool rule (threshold, converter) of the records (default mixed)',
+      description: "only the tasks in this pool (default: every pool, each record by its task's pool rule)",
     },
     'min-reward': {
       type: 'string',
       value: 'R|none',
-      description: "override the pool's reward threshold (0–1); none admits records without a reward",
+      description: 'override the reward threshold (0–1) of --pool, or of every pool; none admits records without one',
     },
     bucket: {
       type: 'string',
@@ -100,7 +100,7 @@ export const exportSftCommand = defineCommand({
     const buckets = strs(flags, 'bucket');
     const bad = buckets.find((b) => !(BUCKETS as readonly string[]).includes(b));
     if (bad) return ctx.usage(`--bucket must be one of ${BUCKETS.join(', ')}, not "${bad}"`);
-    const pool = str(flags, 'pool') ?? 'mixed';
+    const pool = str(flags, 'pool');
     let options: Record<string, unknown> = {};
     try {
       options = JSON.parse(str(flags, 'options') ?? '{}') as Record<string, unknown>;
@@ -114,8 +114,13 @@ export const exportSftCommand = defineCommand({
       if (min !== null && !(min >= 0 && min <= 1))
         return ctx.usage(`--min-reward must be between 0 and 1, or none, not "${minText}"`);
       const pools = (options.pools ?? {}) as Record<string, { converter?: boolean } | undefined>;
-      const converter = pools[pool]?.converter ?? DEFAULT_POOLS[pool]?.converter ?? false;
-      options = { ...options, pools: { ...pools, [pool]: { minReward: min, converter } } };
+      // Without --pool the records keep their tasks' pools: the threshold given is every known pool's.
+      const named = pool === undefined ? Object.keys({ ...DEFAULT_POOLS, ...pools }) : [pool];
+      const edited = named.map((p) => {
+        const converter = pools[p]?.converter ?? DEFAULT_POOLS[p]?.converter ?? false;
+        return [p, { minReward: min, converter }] as const;
+      });
+      options = { ...options, pools: { ...pools, ...Object.fromEntries(edited) } };
     }
     const overwrite = bool(flags, 'overwrite');
     const refused = existing(ctx, out, overwrite);
@@ -134,7 +139,7 @@ export const exportSftCommand = defineCommand({
     }
     const collections = strs(flags, 'collection');
     const selection = {
-      pool,
+      ...(pool === undefined ? {} : { pool }),
       allUncurated,
       ...(buckets.length ? { admittedBuckets: buckets as (typeof BUCKETS)[number][] } : {}),
       ...(collections.length ? { collections } : {}),

@@ -42,14 +42,15 @@ function refuseExisting(outDir: string, overwrite: boolean, workspacePath: strin
  */
 function refuseUnknownSelection(db: ReadDb, s: SftSelection, pools: Record<string, unknown> | undefined): void {
   const known = Object.keys({ ...DEFAULT_POOLS, ...pools });
-  refuseUnknown({
-    noun: ['pool', 'pools'],
-    given: [s.pool],
-    unknown: new Set(known.includes(s.pool) ? [] : [s.pool]),
-    path: ['selection', 'pool'],
-    list: false,
-    known,
-  });
+  if (s.pool !== undefined)
+    refuseUnknown({
+      noun: ['pool', 'pools'],
+      given: [s.pool],
+      unknown: new Set(known.includes(s.pool) ? [] : [s.pool]),
+      path: ['selection', 'pool'],
+      list: false,
+      known,
+    });
   if (!s.collections?.length) return;
   const unknown = missingIn(db, 'collections', 'name', s.collections);
   if (!unknown.size) return;

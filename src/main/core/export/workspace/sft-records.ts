@@ -31,9 +31,12 @@ type Row = {
   source_format: SourceFormat;
   task_version: number | null;
   slot_id: number | null;
+  pool: string;
 };
 
 const PAGE = 1000;
+/** curation_tasks.pool's default (migration 0011): where a task without a curation row belongs. */
+export const DEFAULT_TASK_POOL = 'mixed';
 const BUCKETS = new Set<string>(['KEEP', 'TRIVIAL', 'UNSOLVABLE']);
 
 /** What redaction replaced, per record (set, not added: a TRIVIAL winner's body is loaded twice). */
@@ -117,16 +120,19 @@ export const admittedOf = (s: SftSelection): AdmittableBucket[] =>
  */
 export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): Iterable<SftRecord> {
   const only = s.collections?.length ? `AND t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
+  // The task's pool picks its rule; a task curation never saw is in curation's default pool (stats.ts).
+  const pool = `coalesce(b.pool, '${DEFAULT_TASK_POOL}')`;
+  const inPool = s.pool === undefined ? '' : `AND ${pool} = ?`;
   const sql = `
     SELECT t.id, t.task_id, t.trial, t.collection, c.supersedes, t.score, t.source_reward, t.completion,
       t.valid, t.error, t.external, b.bucket, t.include_override, t.run_id, t.source_format,
-      k.version AS task_version, k.slot_id
+      k.version AS task_version, k.slot_id, ${pool} AS pool
     FROM trajectories t
       LEFT JOIN collections c ON c.name = t.collection
       LEFT JOIN tasks k ON k.task_id = t.task_id
       LEFT JOIN curation_tasks b ON b.task_id = t.task_id  -- the bucket is the task's (curation INTERFACE)
-    WHERE t.id > ? ${only} ORDER BY t.id LIMIT ${PAGE}`;
-  const params = s.collections ?? [];
+    WHERE t.id > ? ${only} ${inPool} ORDER BY t.id LIMIT ${PAGE}`;
+  const params = [...(s.collections ?? []), ...(s.pool === undefined ? [] : [s.pool])];
   const toolsOf = taskTools(db);
   const givenOf = importTools(db);
   /**
@@ -155,7 +161,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
           // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
           reward: r.score ?? r.source_reward,
           completion: r.completion,
-          pool: s.pool,
+          pool: r.pool,
           bucket,
           includeOverride: r.include_override,
           valid: r.valid === 1 && r.error === null,

@@ -21,7 +21,8 @@ const num = (s: string): number | undefined => (s.trim() === '' || Number.isNaN(
 /** The SFT export: dialect, pool, filters; counts per reason live, examples, one record as the trainer sees it. */
 export function SftPanel({ exportsDir }: { exportsDir: string }) {
   const [dialect, setDialect] = useState<SftDialect>('trl');
-  const [pool, setPool] = useState('mixed');
+  // '': every pool, each record judged by its own task's pool (curation's `set pool`).
+  const [pool, setPool] = useState('');
   const [minReward, setMinReward] = useState('');
   // Explicit, never implied by 0: a prepared SFT set (τ²-bench's) has no rewards at all.
   const [noReward, setNoReward] = useState(false);
@@ -40,7 +41,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   const min = num(minReward);
   // Typed text that is not a reward in [0, 1] is said so, not silently read as "the pool's threshold".
   const badMin = minReward.trim() !== '' && (min === undefined || min < 0 || min > 1);
-  const selection = { pool, admittedBuckets: buckets, allUncurated };
+  const selection = { ...(pool ? { pool } : {}), admittedBuckets: buckets, allUncurated };
   // undefined: the pool's own threshold; null: no reward required.
   const threshold = noReward ? null : min !== undefined && !badMin ? min : undefined;
   const options = {
@@ -51,7 +52,14 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
       observationChars: 1000,
     },
     ...(threshold !== undefined
-      ? { pools: { [pool]: { minReward: threshold, converter: DEFAULT_POOLS[pool]?.converter ?? false } } }
+      ? {
+          pools: Object.fromEntries(
+            (pool ? [pool] : Object.keys(DEFAULT_POOLS)).map((p) => [
+              p,
+              { minReward: threshold, converter: DEFAULT_POOLS[p]?.converter ?? false },
+            ]),
+          ),
+        }
       : {}),
     ...(noSchemas ? { requireToolSchemas: false } : {}),
   };
@@ -93,6 +101,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
         <label>
           Pool{' '}
           <select aria-label="Pool" value={pool} onChange={(e) => setPool(e.target.value)}>
+            <option value="">every pool (each task's own)</option>
             {Object.entries(DEFAULT_POOLS).map(([p, rule]) => (
               <option key={p} value={p}>
                 {p} (≥ {rule.minReward})
