@@ -76,6 +76,10 @@ export const RlSelection = z.object({
   taskIds: z.array(z.string().min(1)).max(100_000).optional(),
   /** Leave the rollouts out (tasks and environments only). */
   withoutRollouts: z.boolean().default(false),
+  /** Only the rollouts of these runs, collections, agents (default: all); a group never mixes them anyway. */
+  runs: z.array(z.number().int().min(1)).max(1000).optional(),
+  collections: z.array(z.string().min(1)).max(1000).optional(),
+  agents: z.array(z.string().min(1)).max(1000).optional(),
 });
 
 const Flag = z.object({

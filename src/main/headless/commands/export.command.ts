@@ -164,17 +164,24 @@ export const exportRlCommand = defineCommand({
     out: OUT,
     advantage: { type: 'string', value: ADVANTAGES.join('|'), description: 'group advantage method (default grpo)' },
     task: { type: 'string', multiple: true, value: 'ID', description: 'only these tasks (repeatable)' },
+    run: { type: 'string', multiple: true, value: 'ID', description: 'only rollouts of these runs (repeatable)' },
+    collection: { type: 'string', multiple: true, value: 'NAME', description: 'only these collections (repeatable)' },
+    agent: { type: 'string', multiple: true, value: 'NAME', description: 'only rollouts of these agents (repeatable)' },
     'no-rollouts': { type: 'boolean', description: 'tasks and environments only' },
     overwrite: OVERWRITE,
   },
   details: [
     'Default tasks: those with graded rollouts in the workspace (else all). Rollouts: not superseded, latest per',
-    '(task, trial), redacted. `coworkenv env serve --package DIR` serves the package. ',
+    "(task, run, agent, trial), redacted. A group is one task's rollouts by one run (or collection) and one agent:",
+    'never a mix. `coworkenv env serve --package DIR` serves the package.',
     ...EXIT_HELP,
   ],
   async run({ flags }, ctx) {
     const out = str(flags, 'out');
-    if (!out) return ctx.usage('export rl --out DIR [--advantage grpo|drgrpo|gdpo|gigpo] [--task ID]… [--overwrite]');
+    if (!out)
+      return ctx.usage(
+        'export rl --out DIR [--advantage grpo|drgrpo|gdpo|gigpo] [--task ID]… [--run ID]… [--agent NAME]…',
+      );
     const advantage = str(flags, 'advantage') ?? 'grpo';
     if (!(ADVANTAGES as readonly string[]).includes(advantage))
       return ctx.usage(`--advantage must be one of ${ADVANTAGES.join(', ')}, not "${advantage}"`);
@@ -182,11 +189,22 @@ export const exportRlCommand = defineCommand({
     const refused = existing(ctx, out, overwrite);
     if (refused !== null) return refused;
     const tasks = strs(flags, 'task');
+    const runs = strs(flags, 'run').map(Number);
+    const badRun = strs(flags, 'run').find((r) => !/^[1-9]\d*$/.test(r));
+    if (badRun !== undefined) return ctx.usage(`--run takes a run id (a positive integer), not "${badRun}"`);
+    const collections = strs(flags, 'collection');
+    const agents = strs(flags, 'agent');
     const started = await ctx.call('export.rl', {
       outDir: out,
       overwrite,
       advantage: advantage as (typeof ADVANTAGES)[number],
-      selection: { ...(tasks.length ? { taskIds: tasks } : {}), withoutRollouts: bool(flags, 'no-rollouts') },
+      selection: {
+        ...(tasks.length ? { taskIds: tasks } : {}),
+        ...(runs.length ? { runs } : {}),
+        ...(collections.length ? { collections } : {}),
+        ...(agents.length ? { agents } : {}),
+        withoutRollouts: bool(flags, 'no-rollouts'),
+      },
     });
     if (!started.ok && /holds no tasks/.test(started.error.message)) return (ctx.print(started), EXIT.nothingSelected);
     const job = await runJob(ctx, started);

@@ -5,13 +5,15 @@ import { anchorKeys, type StepAnchors } from './anchor-states';
 import { gdpoBatch } from './gdpo';
 import { gigpoGroup } from './gigpo';
 import { drGrpoGroup, grpoGroup } from './grpo';
-import { rolloutGroups, type RolloutView } from './rollout-groups';
+import { rolloutGroups, type RolloutGroupKey, type RolloutView } from './rollout-groups';
 import type { AdvantageSettings } from './settings';
 
 /** One rollout's advantage record (what rollouts.jsonl carries besides the messages). */
 export type RolloutAdvantage = {
   trajectory_id: string;
   task_id: string;
+  /** The group it was normalised in, with task_id (rollout-groups.ts). */
+  group: RolloutGroupKey;
   trial: number;
   valid: boolean;
   invalid_reason: string | null;
@@ -40,6 +42,10 @@ export type RolloutAdvantage = {
 
 export type GroupSummary = {
   task_id: string;
+  /** The rest of the group's key: its run (or collection) and agent. */
+  run_id: number | null;
+  collection: string | null;
+  agent: string;
   rollouts: number;
   valid_rollouts: number;
   valid: boolean;
@@ -66,6 +72,7 @@ const hasAllDims = (s: SourceScores): s is NonNullable<SourceScores> & { safety:
 const record = (v: RolloutView): RolloutAdvantage => ({
   trajectory_id: v.trajectory.trajectory_id,
   task_id: v.taskId,
+  group: v.group,
   trial: v.trial,
   valid: v.valid,
   invalid_reason: v.invalidReason,
@@ -91,8 +98,8 @@ const record = (v: RolloutView): RolloutAdvantage => ({
 });
 
 /**
- * Group advantages of collected rollouts (the trials of a task form a group), per rollout in input
- * order. GiGPO replays each valid rollout in a fresh environment of its task (clock from `clockOf`)
+ * Group advantages of collected rollouts (a task's trials by one run or collection and one agent form a group;
+ * `keys[i]` is rollout i's, rollout-groups.ts), per rollout in input order. GiGPO replays each valid rollout in a fresh environment of its task (clock from `clockOf`)
  * to key its steps by environment state.
  */
 export function computeAdvantages(
@@ -100,8 +107,9 @@ export function computeAdvantages(
   rollouts: readonly Trajectory[],
   s: AdvantageSettings,
   clockOf: (task: ExportTask) => Date,
+  keys?: readonly RolloutGroupKey[],
 ): Computed {
-  const groups = rolloutGroups(tasks, rollouts, s);
+  const groups = rolloutGroups(tasks, rollouts, s, keys);
   const byId = new Map<RolloutView, RolloutAdvantage>();
   for (const g of groups.values()) for (const v of g) byId.set(v, record(v));
   const summaries: GroupSummary[] = [];
@@ -112,6 +120,7 @@ export function computeAdvantages(
   ) => {
     summaries.push({
       task_id: taskId,
+      ...g[0]!.group,
       rollouts: g.length,
       valid_rollouts: g.filter((v) => v.valid).length,
       valid: r.valid,
@@ -130,7 +139,8 @@ export function computeAdvantages(
       s.stdFloor,
     );
     batch = { mean: res.batchMean, std: res.batchStd };
-    list.forEach(([taskId, g], k) => {
+    list.forEach(([, g], k) => {
+      const taskId = g[0]!.taskId;
       const r = res.groups[k]!;
       const scalar = grpoGroup(
         g.map((v) => v.reward),
@@ -141,7 +151,8 @@ export function computeAdvantages(
       g.forEach((v, i) => Object.assign(byId.get(v)!, { advantage: r.advantages[i], combined: r.combined[i] }));
     });
   } else {
-    for (const [taskId, g] of groups) {
+    for (const g of groups.values()) {
+      const taskId = g[0]!.taskId;
       const rewards = g.map((v) => v.reward);
       if (s.method === 'gigpo') {
         const task = tasks.get(taskId);

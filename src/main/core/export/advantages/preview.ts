@@ -1,5 +1,6 @@
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import type { ExportTask } from '../export-task';
+import type { RolloutGroupKey } from './rollout-groups';
 import { computeAdvantages, type Computed, type GroupSummary } from './compute';
 import { spread } from './group-stats';
 import { rolloutFlags } from './preview-flags';
@@ -48,9 +49,11 @@ export function previewAdvantages(o: {
   rollouts: readonly Trajectory[];
   settings: AdvantageSettings;
   clockOf: (task: ExportTask) => Date;
+  /** Each rollout's run (or collection) and agent: its group with its task (default: its model). */
+  groups?: readonly RolloutGroupKey[];
 }): { preview: Preview; computed: Computed } {
   const tasks = new Map(o.tasks.map((t) => [t.spec.task_id, t]));
-  const computed = computeAdvantages(tasks, o.rollouts, o.settings, o.clockOf);
+  const computed = computeAdvantages(tasks, o.rollouts, o.settings, o.clockOf, o.groups);
   const flags: Flag[] = [];
   const reports = o.tasks.map((t) => {
     const trivial = trivialRuns(t, o.clockOf(t));

@@ -5,10 +5,21 @@ import { runRecordOf } from '../../traces';
 import type { ExportTask } from '../export-task';
 import { REWARD_DIMS, type AdvantageSettings, type RewardDim } from './settings';
 
+/**
+ * What a rollout was sampled by, besides its task: one run (or, without a run, one collection) and one agent. A group
+ * never mixes two of these — a student's and a teacher's rollouts have different reward distributions, and their
+ * advantages would measure the agents, not the rollouts (issue 18).
+ */
+export type RolloutGroupKey = { run_id: number | null; collection: string | null; agent: string };
+
+/** The group of a rollout without a stored lineage (a package built from files): its model is its agent. */
+const keyOfModel = (t: Trajectory): RolloutGroupKey => ({ run_id: null, collection: null, agent: t.model });
+
 /** A rollout as the estimators see it. */
 export type RolloutView = {
   trajectory: Trajectory;
   taskId: string;
+  group: RolloutGroupKey;
   /** Position in the input. */
   index: number;
   /** Position within its task's group (input order). */
@@ -24,20 +35,24 @@ export type RolloutView = {
 const inUnit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
 
 /**
- * Rollouts grouped by task (groups and members in input order). Invalid rollouts (formats.md §4:
- * infrastructure errors, grader crashes, missing rewards) stay in their group, marked, so the
- * preview can count them; they never get an advantage.
+ * Rollouts grouped by (task, run or collection, agent) (groups and members in input order); `keys[i]` is rollout i's
+ * lineage. Invalid rollouts (formats.md §4: infrastructure errors, grader crashes, missing rewards) stay in their
+ * group, marked, so the preview can count them; they never get an advantage.
  */
 export function rolloutGroups(
   tasks: ReadonlyMap<string, ExportTask>,
   rollouts: readonly Trajectory[],
   s: AdvantageSettings,
+  keys?: readonly RolloutGroupKey[],
 ): Map<string, RolloutView[]> {
   const groups = new Map<string, RolloutView[]>();
   rollouts.forEach((t, index) => {
     const task = tasks.get(t.task_id);
-    const group = groups.get(t.task_id) ?? [];
-    groups.set(t.task_id, group);
+    const key = keys?.[index] ?? keyOfModel(t);
+    const lineage = key.run_id !== null ? `run:${key.run_id}` : `collection:${key.collection ?? ''}`;
+    const id = JSON.stringify([t.task_id, lineage, key.agent]);
+    const group = groups.get(id) ?? [];
+    groups.set(id, group);
     const graded = task ? grade(task.spec, runRecordOf(t)) : null;
     const fromGrader = s.rewardSource === 'grader';
     const reward = fromGrader ? (graded?.score ?? null) : t.reward;
@@ -58,6 +73,7 @@ export function rolloutGroups(
       trajectory: t,
       index,
       taskId: t.task_id,
+      group: key,
       trial: group.length,
       valid: invalidReason === null,
       invalidReason,

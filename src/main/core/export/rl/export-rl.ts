@@ -1,6 +1,7 @@
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { AppError } from '../../lib/errors';
 import { previewAdvantages, type Preview } from '../advantages/preview';
+import type { RolloutGroupKey } from '../advantages/rollout-groups';
 import {
   DEFAULT_ADVANTAGE_SETTINGS,
   describeSettings,
@@ -42,6 +43,8 @@ import { interactionConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow }
 export type ExportRlInput = {
   tasks: readonly ExportTask[];
   rollouts?: readonly Trajectory[];
+  /** Each rollout's run (or collection) and agent, which with its task key its group (default: its model). */
+  groups?: readonly RolloutGroupKey[];
   /** A method (default settings otherwise) or settings. */
   advantage?: AdvantageMethod | Partial<AdvantageSettings>;
   outDir: string;
@@ -105,7 +108,13 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       problems.map((p) => ({ path: ['tasks'], message: p })),
     );
   const clockOf = (t: ExportTask) => taskClock(t.spec, clock);
-  const { preview, computed } = previewAdvantages({ tasks: input.tasks, rollouts, settings, clockOf });
+  const { preview, computed } = previewAdvantages({
+    tasks: input.tasks,
+    rollouts,
+    settings,
+    clockOf,
+    ...(input.groups ? { groups: input.groups } : {}),
+  });
 
   const write = (w: FolderWriter) => {
     const records: PackageTaskRecord[] = [];
@@ -200,6 +209,8 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
         flags: preview.flags.length,
       },
       advantage: described,
+      // A group never mixes runs or agents: each rollout's key is in rollouts.jsonl (`task_id`, `group`).
+      grouping: { key: ['task_id', 'run_id (collection when no run)', 'agent'], groups: preview.counts.groups },
       verl: {
         target: 'verl RL dataset (RLHFDataset, ToolAgentLoop), checked against verl-project/verl main, 2026',
         reward_function: { path: 'coworkenv_verl/reward.py', name: 'compute_score' },

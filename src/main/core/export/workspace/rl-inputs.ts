@@ -3,6 +3,7 @@ import type { Trajectory } from '../../../../shared/contract/entities/trajectory
 import type { RlSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
+import type { RolloutGroupKey } from '../advantages/rollout-groups';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import { storedExportTask, type ExportTask } from '../export-task';
 import { importTools } from './import-tools';
@@ -27,21 +28,60 @@ export function exportTasks(db: ReadDb, ids: readonly string[]): ExportTask[] {
   return ids.map((id) => storedExportTask(repo, id));
 }
 
+type RolloutFilter = { runs?: number[]; collections?: string[]; agents?: string[] };
+
+/** `AND column IN (?, …)` for each filter given, and its parameters. */
+function filterSql(f: RolloutFilter): { sql: string; params: (string | number)[] } {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  for (const [col, values] of [
+    ['run_id', f.runs],
+    ['collection', f.collections],
+    ['agent', f.agents],
+  ] as const)
+    if (values?.length) {
+      parts.push(`AND ${col} IN (${values.map(() => '?').join(', ')})`);
+      params.push(...values);
+    }
+  return { sql: parts.join(' '), params };
+}
+
 /**
  * The rollouts of an RL package: stored trajectories of the exported tasks graded against them (not
- * external), not superseded, one per (task, trial) — the latest stored — in (task, trial) order, so
- * the trials of a task form its group. Curation does not filter rollouts: a group needs its failures.
+ * external), not superseded, in the selection's runs, collections and agents, one per (task, run or collection,
+ * agent, trial) — the latest stored — in that order, so each group's trials are together. A student's trial 0 and a
+ * teacher's are different attempts, never duplicates (formats.md §6.4). Curation does not filter rollouts: a group
+ * needs its failures.
  */
-export function rolloutIds(db: ReadDb, taskIds: readonly string[]): number[] {
+export function rolloutIds(
+  db: ReadDb,
+  taskIds: readonly string[],
+  f: RolloutFilter = {},
+): { id: number; group: RolloutGroupKey }[] {
   if (!taskIds.length) return [];
   const wanted = new Set(taskIds);
+  const where = filterSql(f);
   const rows = db
     .prepare(
-      `SELECT max(id) AS id, task_id FROM trajectories
-       WHERE external = 0 AND superseded = 0 GROUP BY task_id, trial ORDER BY task_id, trial`,
+      `SELECT max(id) AS id, task_id, run_id, collection, agent FROM trajectories
+       WHERE external = 0 AND superseded = 0 ${where.sql}
+       GROUP BY task_id, coalesce(run_id, -1), CASE WHEN run_id IS NULL THEN collection END, agent, trial
+       ORDER BY task_id, coalesce(run_id, -1), collection, agent, trial`,
     )
-    .all() as { id: number; task_id: string }[];
-  return rows.filter((r) => wanted.has(r.task_id)).map((r) => r.id);
+    .all(...where.params) as {
+    id: number;
+    task_id: string;
+    run_id: number | null;
+    collection: string;
+    agent: string;
+  }[];
+  return rows
+    .filter((r) => wanted.has(r.task_id))
+    .map((r) => ({
+      id: r.id,
+      // A run's rollouts are one lineage wherever they were filed; the collection stands in only without a run.
+      group: { run_id: r.run_id, collection: r.run_id === null ? r.collection : null, agent: r.agent },
+    }));
 }
 
 /** Tasks and rollouts of an RL selection; without task ids: the tasks that have rollouts, else every task. */
@@ -49,14 +89,15 @@ export function rlInputs(
   db: ReadDb,
   s: z.output<typeof RlSelection>,
   tally: RedactionTally,
-): { tasks: ExportTask[]; rollouts: Trajectory[] } {
+): { tasks: ExportTask[]; rollouts: Trajectory[]; groups: RolloutGroupKey[] } {
   let ids = s.taskIds ?? [];
+  const where = filterSql(s);
   if (!ids.length) {
     const withRollouts = new Set(
       (
-        db.prepare('SELECT DISTINCT task_id FROM trajectories WHERE external = 0 AND superseded = 0').all() as {
-          task_id: string;
-        }[]
+        db
+          .prepare(`SELECT DISTINCT task_id FROM trajectories WHERE external = 0 AND superseded = 0 ${where.sql}`)
+          .all(...where.params) as { task_id: string }[]
       ).map((r) => r.task_id),
     );
     const all = allTaskIds(db);
@@ -66,8 +107,7 @@ export function rlInputs(
   const tasks = exportTasks(db, ids);
   const toolsOf = taskTools(db);
   const givenOf = importTools(db);
-  const rollouts = s.withoutRollouts
-    ? []
-    : rolloutIds(db, ids).map((id) => exportTrajectory(db, id, tally, toolsOf, givenOf));
-  return { tasks, rollouts };
+  const picked = s.withoutRollouts ? [] : rolloutIds(db, ids, s);
+  const rollouts = picked.map((r) => exportTrajectory(db, r.id, tally, toolsOf, givenOf));
+  return { tasks, rollouts, groups: picked.map((r) => r.group) };
 }
