@@ -99,8 +99,8 @@ const record = (v: RolloutView): RolloutAdvantage => ({
 
 /**
  * Group advantages of collected rollouts (a task's trials by one run or collection and one agent form a group;
- * `keys[i]` is rollout i's, rollout-groups.ts), per rollout in input order. GiGPO replays each valid rollout in a fresh environment of its task (clock from `clockOf`)
- * to key its steps by environment state.
+ * `keys[i]` is rollout i's, rollout-groups.ts), per rollout in input order. GiGPO replays each valid rollout in a
+ * fresh environment of its task (clock from `clockOf`) to key its steps by environment state.
  */
 export function computeAdvantages(
   tasks: ReadonlyMap<string, ExportTask>,
