@@ -155,7 +155,7 @@ async function main() {
         const c0 = process.cpuUsage(); // this process: the job's worker thread included
         const job0 = async () => {
           const started = await core.dispatch('runs.start', {
-            agent: { kind: 'reference', ...(perturbations ? { perturbations } : {}) },
+            agent: { kind: 'reference', ...(perturbations ? { perturbations } : { clean: true }) },
             trials: TRIALS,
             concurrency: 4,
           });

@@ -23,7 +23,7 @@ const content = (e: Episode) => ({
 
 describe('the reference agent', () => {
   it('replays the plan one call per turn, then answers the reference final text; labelled, never a model', async () => {
-    const e = await run({});
+    const e = await run({ clean: true });
     const t = e.trajectory;
     expect(t.model).toBe('');
     expect(t.metadata.agent).toMatchObject({ kind: 'reference', label: 'reference agent', perturbations_applied: [] });
@@ -100,7 +100,7 @@ describe('the reference agent', () => {
       let n = 0;
       for (const t of tasks)
         for (let trial = 0; trial < 4; trial++) {
-          const e = await run({ seed: 9, ...(perturbations ? { perturbations } : {}) }, trial, t);
+          const e = await run({ seed: 9, ...(perturbations ? { perturbations } : { clean: true }) }, trial, t);
           n++;
           unsafe += e.grade.safety === 0 ? 1 : 0;
           completion += e.grade.completion;

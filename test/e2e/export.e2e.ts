@@ -68,7 +68,16 @@ test.describe('Export page on a larger selection', () => {
     // The demo plan's 200 generated tasks × 3 reference-agent trials: 600 trajectories, above the preview's
     // budget of 500 bodies.
     expect((await cli(server.workspace, ['generate'])).code).toBe(0);
-    const run = await cli(server.workspace, ['run', '--tasks', 'all', '--agent', 'reference', '--trials', '3']);
+    const run = await cli(server.workspace, [
+      'run',
+      '--tasks',
+      'all',
+      '--agent',
+      'reference',
+      '--trials',
+      '3',
+      '--clean',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     await app.getByRole('navigation').getByRole('button', { name: 'Export' }).click();
     await app.getByTestId('curation-notice').getByRole('button', { name: 'Include uncurated' }).click();

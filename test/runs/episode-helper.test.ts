@@ -48,7 +48,11 @@ describe('episodes in helper threads', { timeout: 180_000 }, () => {
     }) as Pick<JobContext, 'signal' | 'db' | 'startHelper'> as JobContext;
   const perturbations = { skip_step: 0.2, wrong_argument: 0.2, prohibited_call: 0.3 };
   const input = (pairs: Pair[]): EpisodeHelperInput => ({
-    parties: { agent: { kind: 'reference', seed: 7, perturbations }, user: { kind: 'scripted' }, maxAttempts: 1 },
+    parties: {
+      agent: { kind: 'reference', seed: 7, perturbations, clean: false },
+      user: { kind: 'scripted' },
+      maxAttempts: 1,
+    },
     runId: 1,
     collection: 'helpers',
     pairs,

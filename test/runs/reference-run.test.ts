@@ -27,7 +27,7 @@ describe('a reference-agent run on generated tasks', { timeout: 180_000 }, () =>
   };
 
   it('solves every task in every trial, labelled "reference agent", stored with its collection', async () => {
-    const r = await run({ trials: 3, concurrency: 4, collection: 'clean' });
+    const r = await run({ trials: 3, concurrency: 4, collection: 'clean', agent: { kind: 'reference', clean: true } });
     expect(r).toMatchObject({ planned: 60, stored: 60, skipped: 0, errors: 0, graded: 60, passed: 60, pass_rate: 1 });
     expect(r.agent).toBe('reference agent');
     expect(r.tokens).toBe(0);

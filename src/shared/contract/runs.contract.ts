@@ -16,20 +16,31 @@ const Rate = z.number().min(0).max(1);
 
 /** The agent under test: the reference agent (replays reference plans) or a configured endpoint. */
 export const RunAgent = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('reference'),
-    /** Seeds the perturbations: the same (task, trial, seed) replays the same calls. */
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31)
-      .default(0),
-    /** Per step: skip_step, wrong_argument; per trajectory: prohibited_call. */
-    perturbations: z
-      .object({ skip_step: Rate.default(0), wrong_argument: Rate.default(0), prohibited_call: Rate.default(0) })
-      .default({ skip_step: 0, wrong_argument: 0, prohibited_call: 0 }),
-  }),
+  z
+    .object({
+      kind: z.literal('reference'),
+      /** Seeds the perturbations: the same (task, trial, seed) replays the same calls. */
+      seed: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31)
+        .default(0),
+      /**
+       * The same rates for every task — per step: skip_step, wrong_argument; per trajectory:
+       * prohibited_call. Left out: the default mix (src/main/core/agents/perturb-mix.ts), each task
+       * steady, flaky or failing by its seed, so a run gives every bucket and reward spread.
+       */
+      perturbations: z
+        .object({ skip_step: Rate.default(0), wrong_argument: Rate.default(0), prohibited_call: Rate.default(0) })
+        .optional(),
+      /** Plain replays: every step as planned (every task solved), no perturbation. */
+      clean: z.boolean().default(false),
+    })
+    .refine((a) => !(a.clean && a.perturbations), {
+      message: 'a clean run takes no perturbation rates',
+      path: ['clean'],
+    }),
   z.object({
     kind: z.literal('endpoint'),
     endpoint: z.string().min(1).max(200),

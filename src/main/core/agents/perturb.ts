@@ -19,7 +19,7 @@ export type Applied =
   | { kind: 'prohibited_call'; position: number; tool: string; rule: string };
 
 /** FNV-1a over the text: the seed of one episode's random stream. */
-function fnv(s: string): number {
+export function fnv(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;

@@ -127,10 +127,7 @@ function statsOf(taskId: string, a: Acc, rule: CurationRule, now: string): Param
     pass_known: a.passKnown,
     pass_at_k: passAtK(a.passKnown, a.passes, rule.passK),
     pass_hat_k: passHatK(a.passKnown, a.passes, rule.passK),
-    suggested: suggestBucket(
-      { scored: a.scored, min: a.lo, max: a.hi, passes: a.passes, passKnown: a.passKnown },
-      rule,
-    ),
+    suggested: suggestBucket({ scored: a.scored, mean, passes: a.passes, passKnown: a.passKnown }, rule),
     now,
     sum: a.scored ? a.sum : null,
     sq: a.scored ? a.sq : null,

@@ -52,7 +52,11 @@ export function runParties(
   };
   const agent =
     o.agent.kind === 'reference'
-      ? referenceAgent({ seed: o.agent.seed, perturbations: o.agent.perturbations })
+      ? referenceAgent({
+          seed: o.agent.seed,
+          clean: o.agent.clean,
+          ...(o.agent.perturbations ? { perturbations: o.agent.perturbations } : {}),
+        })
       : modelAgent(client(o.agent.endpoint), {
           temperature: o.agent.temperature,
           ...(o.agent.maxTokens !== undefined ? { maxTokens: o.agent.maxTokens } : {}),

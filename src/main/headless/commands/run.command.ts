@@ -1,11 +1,11 @@
 import { finishedJob } from '../cli/finished-job';
 import type { Input } from '../../../shared/contract';
 import type { RunResult } from '../../../shared/contract/entities/run';
-import { defineCommand, intFlag, str, type CommandArgs, type RunContext } from '../cli/command';
+import { bool, defineCommand, intFlag, str, type CommandArgs, type RunContext } from '../cli/command';
 
 const USAGE =
   'run --tasks <ids|all> [--where JSON] --agent reference|endpoint:NAME [--user scripted|endpoint:NAME] ' +
-  '[--trials 3] [--concurrency 4] [--collection NAME] [--json]   |   run --resume RUN_ID';
+  '[--trials 3] [--concurrency 4] [--collection NAME] [--seed N] [--clean] [--json]   |   run --resume RUN_ID';
 
 type StartInput = Input<'runs.start'>;
 
@@ -16,8 +16,8 @@ function party(v: string, plain: string): string | null | undefined {
   return m ? m[1]! : undefined;
 }
 
-function rate(raw: string | undefined, name: string): number | string {
-  if (raw === undefined) return 0;
+function rate(raw: string | undefined, name: string): number | string | undefined {
+  if (raw === undefined) return undefined;
   const n = Number(raw);
   return raw.trim() !== '' && n >= 0 && n <= 1 ? n : `--${name} must be a rate from 0 to 1, not "${raw}"`;
 }
@@ -57,8 +57,13 @@ function startInput(flags: CommandArgs['flags']): StartInput | string {
     prohibited_call: rate(str(flags, 'prohibited-call'), 'prohibited-call'),
   };
   for (const v of Object.values(rates)) if (typeof v === 'string') return v;
-  if (agentEndpoint !== null && (str(flags, 'seed') ?? Object.values(rates).some((r) => r !== 0)))
-    return '--seed and the perturbation rates are for the reference agent';
+  const given = Object.values(rates).some((r) => r !== undefined);
+  const clean = bool(flags, 'clean');
+  if (agentEndpoint !== null && (str(flags, 'seed') !== undefined || given || clean))
+    return '--seed, --clean and the perturbation rates are for the reference agent';
+  if (clean && given) return '--clean replays plainly: it takes no perturbation rates';
+  // No rate given: the default mix (perturb-mix.ts); a rate given: those rates (the others 0) for every task.
+  const perturbations = given ? Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, v ?? 0])) : undefined;
   const collection = str(flags, 'collection');
   return {
     tasks:
@@ -71,7 +76,7 @@ function startInput(flags: CommandArgs['flags']): StartInput | string {
     ...(where ? { where } : {}),
     agent:
       agentEndpoint === null
-        ? { kind: 'reference', seed: value('seed'), perturbations: rates as Record<string, number> }
+        ? { kind: 'reference', seed: value('seed'), clean, ...(perturbations ? { perturbations } : {}) }
         : { kind: 'endpoint', endpoint: agentEndpoint },
     user: userEndpoint === null ? { kind: 'scripted' } : { kind: 'endpoint', endpoint: userEndpoint },
     trials: value('trials'),
@@ -133,6 +138,7 @@ export const runCommand = defineCommand({
     concurrency: { type: 'string', value: 'N', description: 'episodes at once (default 4)' },
     collection: { type: 'string', value: 'NAME', description: 'where the trajectories go (default: a new one)' },
     seed: { type: 'string', value: 'N', description: 'reference agent: seed of its perturbations (default 0)' },
+    clean: { type: 'boolean', description: 'reference agent: plain replays (default: the seeded perturbation mix)' },
     'skip-step': { type: 'string', value: 'RATE', description: 'reference agent: chance to skip each plan step' },
     'wrong-argument': { type: 'string', value: 'RATE', description: 'reference agent: chance of a wrong argument' },
     'prohibited-call': { type: 'string', value: 'RATE', description: 'reference agent: chance of a prohibited call' },
@@ -142,6 +148,9 @@ export const runCommand = defineCommand({
   details: [
     'Progress (done/total, pass rate so far, errors, tokens) goes to stderr; Ctrl+C cancels, and',
     '`coworkenv run --resume RUN_ID` goes on after a cancel or a crash, skipping the pairs already stored.',
+    'The reference agent perturbs its replays by default (seeded: each task steady, flaky or failing, so',
+    'curation sees KEEP, TRIVIAL and UNSOLVABLE and RL groups a reward spread); --clean replays plainly,',
+    'and --skip-step / --wrong-argument / --prohibited-call set the same rates for every task instead.',
     'Exit code 1 when a trajectory errored (a model that still failed after retries) or the run did not finish.',
   ],
   run: startOrResumeRun,

@@ -10,11 +10,11 @@ export type CurationBucket = z.infer<typeof CurationBucket>;
 /** Bucket thresholds of one pool (the SFT export's pool names); defaults in src/main/core/curation/README.md. */
 export const CurationRule = z.object({
   pool: z.string().min(1).max(100),
-  /** UNSOLVABLE when no attempt's value reaches this. */
+  /** UNSOLVABLE when the task's mean completion (the paper's grouping value) is below this. */
   unsolvableBelow: z.number().min(0).max(1),
-  /** TRIVIAL when every attempt's value is at least this… */
+  /** TRIVIAL when the task's mean completion is at least this… */
   trivialMin: z.number().min(0).max(1),
-  /** …and every attempt whose outcome is known passed. */
+  /** …and, when on (off by default: the paper groups by the mean alone), every attempt with a known outcome passed. */
   trivialAllPass: z.boolean(),
   /** Fewer attempts with a usable value: no suggestion (the task is "unscored"). */
   minAttempts: int.min(1).max(1000),
