@@ -64,7 +64,10 @@ const FIELDS = ['category', 'difficulty', 'language', 'reference_date', 'scenari
 function fieldProblems(spec: TaskSpec, slot: SlotTarget): Message[] {
   const out: Message[] = [];
   if (slot.id !== undefined && spec.slot_id !== slot.id)
-    out.push({ field: 'slot_id', message: `the slot is ${slot.id}, the task's slot_id is ${shown(spec.slot_id)}` });
+    out.push({
+      field: 'slot_id',
+      message: `the slot is ${slot.id}, the task's slot_id is ${spec.slot_id ?? '(none)'}`,
+    });
   for (const f of FIELDS) {
     if (spec[f] === slot[f]) continue;
     const why =
