@@ -34,7 +34,8 @@ export const failureLines = (verdicts: Verdict[]): string[] =>
 /**
  * The procedural "repair": regenerate the same slot position with a new sub-seed, steered by what
  * failed — a plan that did not run or grade (grading consistency, solvability, records) comes back
- * one difficulty step simpler; anything else (leakage, weights, …) gets a fresh draw of the world.
+ * one difficulty step simpler; anything else (leakage, weights, slot conformance, …) gets a fresh
+ * draw of the world (the families build from the slot, so test/generation/families.test.ts holds them to it).
  */
 export function steerFrom(feedback: Verdict[]): Steer {
   const failed = new Set(feedback.map((v) => v.validator));
