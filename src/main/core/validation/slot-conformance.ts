@@ -52,7 +52,8 @@ const REQUIRES: Partial<Record<string, (spec: TaskSpec) => Message[]>> = {
           {
             field: 'user_agent.hidden_facts',
             message:
-              'the slot is a multi_turn scenario, the simulated user holds no hidden facts: there is nothing to clarify',
+              'the slot is a multi_turn scenario, the simulated user holds no hidden facts: ' +
+              'there is nothing to clarify',
           },
         ];
   },
@@ -108,7 +109,9 @@ function serviceProblems(spec: TaskSpec, slot: SlotTarget): Message[] {
     .filter((s) => !used.has(s))
     .map((s) => ({
       field: `services.${task.indexOf(s)}`,
-      message: `the slot's service ${s} is declared but the reference plan calls none of its tools: the task does not use it`,
+      message:
+        `the slot's service ${s} is declared but the reference plan calls none of its tools: ` +
+        'the task does not use it',
     }));
 }
 
