@@ -29,8 +29,9 @@ function slotsFor(scenario: GenSlot['scenario']): GenSlot[] {
   );
 }
 
-function expectSound(t: TaskSpec): void {
-  const v = validate(t);
+function expectSound(t: TaskSpec, s: GenSlot): void {
+  // Held to its slot too: a family that drifts off the slot's services or scenario fails slot_conformance.
+  const v = validate(t, [], { slot: s });
   expect(
     v.verdicts.filter((x) => x.status !== 'pass'),
     `${t.task_id}: ${JSON.stringify(v.verdicts.filter((x) => x.status !== 'pass'))}`,
@@ -70,7 +71,7 @@ describe.each(Object.keys(FAMILIES) as GenSlot['scenario'][])('family %s', (scen
       for (const t of candidates) {
         expect(t).toMatchObject({ scenario, reference_date: s.reference_date, slot_id: s.id, language: s.language });
         expect(t.services.map((x) => x.name).sort()).toEqual([...s.services].sort());
-        expectSound(t);
+        expectSound(t, s);
         n++;
       }
     }

@@ -83,7 +83,7 @@ describe('coworkenv generate', () => {
     const srv = await startScriptedOpenAI({
       // The first request names the slot's services: the gmail + helpdesk slot gets the example, the other garbage.
       script: (req) =>
-        JSON.stringify(req.body?.messages ?? '').includes('Use only these services: gmail, helpdesk.')
+        JSON.stringify(req.body?.messages ?? '').includes('Use exactly these services, each of them: gmail, helpdesk.')
           ? chat(JSON.stringify(answer()))
           : chat('no JSON here'),
     });

@@ -11,6 +11,7 @@ export const VALIDATORS = [
   'leakage',
   'grading_consistency',
   'solvability',
+  'slot_conformance',
 ] as const;
 export const ValidatorName = z.enum(VALIDATORS);
 

@@ -14,12 +14,13 @@ import {
 } from './run-shape';
 
 export type { GenerationJobInput, GenerationUnit } from './run-shape';
-import { draftOne, taskIdFor } from './procedural/generate';
+import { draftOne, type Steer, taskIdFor } from './procedural/generate';
 import { type CandidateResult, validatedCandidate } from './validated';
 
 function candidate(input: GenerationJobInput, unit: GenerationUnit, index: number, now: () => string): CandidateResult {
   try {
-    return validatedCandidate(index, (attempt, steer) => draftOne(unit.slot, input.seed, index, attempt, steer), now);
+    const make = (attempt: 0 | 1, steer: Steer) => draftOne(unit.slot, input.seed, index, attempt, steer);
+    return validatedCandidate(index, make, now, unit.slot);
   } catch (err) {
     // A generator bug is one discarded candidate with its error, never a failed run.
     const taskId = taskIdFor(unit.slot, input.seed, index);

@@ -1,6 +1,7 @@
 import type { TaskSpec, TaskSpecInput } from '../../../shared/contract/entities/task-spec';
 import type { Verdict } from '../../../shared/contract/validation.contract';
 import { unifiedDiff } from '../validation/line-diff';
+import type { SlotTarget } from '../validation/types';
 import { type Round, validate } from '../validation/validate';
 import { checkSlot, draftOne, type Steer, taskIdFor } from './procedural/generate';
 
@@ -33,7 +34,8 @@ export const failureLines = (verdicts: Verdict[]): string[] =>
 /**
  * The procedural "repair": regenerate the same slot position with a new sub-seed, steered by what
  * failed — a plan that did not run or grade (grading consistency, solvability, records) comes back
- * one difficulty step simpler; anything else (leakage, weights, …) gets a fresh draw of the world.
+ * one difficulty step simpler; anything else (leakage, weights, slot conformance, …) gets a fresh
+ * draw of the world (the families build from the slot, so test/generation/families.test.ts holds them to it).
  */
 export function steerFrom(feedback: Verdict[]): Steer {
   const failed = new Set(feedback.map((v) => v.validator));
@@ -43,17 +45,24 @@ export function steerFrom(feedback: Verdict[]): Steer {
 /**
  * Validation with one guided repair round (DESIGN.md §6), synchronous like a job body: the same
  * validators and round shape as validation/validate.ts's validateAndRepair, with the regeneration
- * done by the procedural generator. `now` stamps the rounds.
+ * done by the procedural generator. `now` stamps the rounds; `slot` is the slot the candidate must
+ * honour (slot_conformance), so a candidate off its slot is never counted under it.
  */
-export function validatedCandidate(index: number, make: MakeCandidate, now: () => string): CandidateResult {
+export function validatedCandidate(
+  index: number,
+  make: MakeCandidate,
+  now: () => string,
+  slot?: SlotTarget,
+): CandidateResult {
+  const o = slot ? { slot } : {};
   const first = make(0, {});
-  const r1 = validate(first);
+  const r1 = validate(first, [], o);
   const rounds: Round[] = [
     { round: 1, valid: r1.valid, verdicts: r1.verdicts, diff: '', created_at: now(), candidate: first },
   ];
   if (r1.valid) return { index, taskId: r1.spec!.task_id, outcome: 'valid', spec: r1.spec!, rounds };
   const retry = make(1, steerFrom(r1.verdicts.filter((v) => v.status === 'fail')));
-  const r2 = validate(retry);
+  const r2 = validate(retry, [], o);
   rounds.push({
     round: 2,
     valid: r2.valid,
@@ -82,7 +91,7 @@ export function generateValidated(
   const start = o.start ?? 0;
   for (let i = start; i < start + o.count; i++) {
     try {
-      results.push(validatedCandidate(i, (attempt, steer) => draftOne(slot, o.seed, i, attempt, steer), now));
+      results.push(validatedCandidate(i, (attempt, steer) => draftOne(slot, o.seed, i, attempt, steer), now, slot));
     } catch (err) {
       const taskId = taskIdFor(slot, o.seed, i);
       results.push({

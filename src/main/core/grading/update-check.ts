@@ -7,6 +7,7 @@ import { tasksRepo } from '../tasks/tasks.repo';
 import { regradeTask } from '../trajectories/stored-grade';
 import { validateStored } from '../validation/validate-stored';
 import { validationWriter } from '../validation/validation.repo';
+import { slotsRepo } from '../db/repos/slots.repo';
 
 /**
  * One check of a TaskSpec task replaced (same id), stored as the task's next version, validated at
@@ -44,7 +45,7 @@ export function updateCheck(
     now,
     reason: `check ${input.check.id} edited`,
   });
-  const validated = validateStored(repo, input.taskId, now);
+  const validated = validateStored(repo, input.taskId, now, (id) => slotsRepo(db).get(id));
   if (validated) validationWriter(db).save(input.taskId, validated.rounds, validated.hash);
   const last = validated?.rounds.at(-1);
   const failed = last?.verdicts.find((v) => v.status === 'fail');

@@ -7,6 +7,7 @@ import { validateStored } from '../validation/validate-stored';
 import { validationWriter } from '../validation/validation.repo';
 import { assertUniqueKey, fixtureColumns, parseCell } from './fixture-columns';
 import { tasksRepo, tasksWriter } from './tasks.repo';
+import { slotsRepo } from '../db/repos/slots.repo';
 
 type Repo = ReturnType<typeof tasksRepo>;
 
@@ -75,7 +76,7 @@ export function commitFixtures(
   const version = task.row.version + 1;
   for (const c of changed) writer.writeFixture(taskId, c.service, c.env, c.content, c.records, version, digest, now);
   writer.recordVersion(taskId, version, digest, reason, now);
-  const validated = validateStored(repo, taskId, now);
+  const validated = validateStored(repo, taskId, now, (id) => slotsRepo(db).get(id));
   if (validated) validationWriter(db).save(taskId, validated.rounds, validated.hash);
   const status = (validated?.rounds.at(-1)?.valid ? 'valid' : 'invalid') as 'valid' | 'invalid';
   return { version, status };

@@ -8,6 +8,20 @@ import type { StoredFixture } from '../tasks/task-spec-of';
  * keep their records as files; generated and hand-written ones inline them), and a factory of
  * fresh environments (clock pinned by the caller). Validators are pure: same input, same verdict.
  */
+/**
+ * The coverage slot a generated task was made for (a stored Slot, the procedural GenSlot and the
+ * LLM generator's LlmSlot all fit): what slot_conformance holds the task to.
+ */
+export type SlotTarget = {
+  id?: number;
+  services: readonly string[];
+  category: string;
+  difficulty: string;
+  language: string;
+  reference_date: string;
+  scenario: string;
+};
+
 export type ValidationInput = {
   spec: TaskSpec;
   fixtures: readonly StoredFixture[];
@@ -20,6 +34,8 @@ export type ValidationInput = {
    * it as it is; generated and hand-written tasks keep failing on it.
    */
   imported: boolean;
+  /** The slot the task was generated for; absent for imported and hand-written tasks (slot_conformance: n/a). */
+  slot?: SlotTarget;
 };
 
 export type Message = Verdict['messages'][number];

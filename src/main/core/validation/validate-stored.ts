@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClawTaskYaml } from '../tasks/claw-eval/task-yaml';
 import { deriveTaskSpec } from '../tasks/claw-eval/derive-checks';
 import type { tasksRepo } from '../tasks/tasks.repo';
-import { fieldOf, verdict } from './types';
+import { fieldOf, type SlotTarget, verdict } from './types';
 import { unparsed, validate, type Round, type Validation } from './validate';
 
 type Repo = ReturnType<typeof tasksRepo>;
@@ -19,9 +19,16 @@ const structureFailure = (err: z.ZodError, prefix: string): Validation =>
  * One stored task validated as it is now: imported Claw-Eval tasks through the checks derived from
  * their task.yaml (a YAML the derivation cannot read is a structure failure, never a crash), every
  * other task as the TaskSpec it is stored as. Answers undefined when the task is gone; `hash` is the
- * content the verdicts describe, so a report is never saved over a newer edit.
+ * content the verdicts describe, so a report is never saved over a newer edit. `slotOf` finds the
+ * coverage slot a task names (slot_id): a re-validated generated task is still held to its slot,
+ * as it is counted under it.
  */
-export function validateStored(repo: Repo, taskId: string, now: string): { rounds: Round[]; hash: string } | undefined {
+export function validateStored(
+  repo: Repo,
+  taskId: string,
+  now: string,
+  slotOf: (id: number) => SlotTarget | undefined,
+): { rounds: Round[]; hash: string } | undefined {
   const t = repo.get(taskId);
   if (!t) return undefined;
   const fixtures = repo.fixtures(taskId);
@@ -39,7 +46,11 @@ export function validateStored(repo: Repo, taskId: string, now: string): { round
         result = structureFailure(err, '');
       }
     }
-  } else result = validate(t.spec, fixtures, { now: () => new Date(now) });
+  } else {
+    const id = (t.spec as { slot_id?: unknown }).slot_id;
+    const slot = typeof id === 'number' ? slotOf(id) : undefined;
+    result = validate(t.spec, fixtures, { now: () => new Date(now), ...(slot ? { slot } : {}) });
+  }
   return {
     rounds: [{ round: 1, valid: result.valid, verdicts: result.verdicts, diff: '', created_at: now, candidate }],
     hash: t.row.content_hash,

@@ -8,7 +8,8 @@ import { servicesRecords } from './services-records';
 import { solvability } from './solvability';
 import { structure } from './structure';
 import { toolConstraints } from './tool-constraints';
-import { notApplicable, type ValidationInput } from './types';
+import { slotConformance } from './slot-conformance';
+import { notApplicable, type SlotTarget, type ValidationInput } from './types';
 import { weights } from './weights';
 
 export type ValidateOptions = {
@@ -16,13 +17,23 @@ export type ValidateOptions = {
   now?: () => Date;
   /** An imported Claw-Eval task (validate-stored.ts): record vocabulary issues are warnings, not failures. */
   imported?: boolean;
+  /** The coverage slot a generated task must honour (slot_conformance); absent: not applicable. */
+  slot?: SlotTarget;
 };
 export type Validation = { valid: boolean; verdicts: Verdict[]; spec?: TaskSpec };
 
 /** The verdicts of a candidate that does not parse: its structure failure, and nothing else run. */
 export function unparsed(structureVerdict: Verdict): Validation {
   const skipped = (
-    ['services_records', 'weights', 'tool_constraints', 'leakage', 'grading_consistency', 'solvability'] as const
+    [
+      'services_records',
+      'weights',
+      'tool_constraints',
+      'leakage',
+      'grading_consistency',
+      'solvability',
+      'slot_conformance',
+    ] as const
   ).map((v) => notApplicable(v, '(spec)', 'not run: the spec does not parse (see structure)'));
   return { valid: false, verdicts: [structureVerdict, ...skipped] };
 }
@@ -43,6 +54,7 @@ export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], 
     environment: () => environmentForSpec(spec, fixtures as StoredFixture[], now),
     now: now(),
     imported: o.imported ?? false,
+    ...(o.slot ? { slot: o.slot } : {}),
   };
   const records = servicesRecords(input);
   const runnable = records.status !== 'fail';
@@ -56,6 +68,7 @@ export function validate(raw: unknown, fixtures: readonly StoredFixture[] = [], 
     leakage(input),
     runnable ? gradingConsistency(input) : skip('grading_consistency'),
     runnable ? solvability(input) : skip('solvability'),
+    slotConformance(input),
   ];
   return { valid: verdicts.every((v) => v.status !== 'fail'), verdicts, spec };
 }

@@ -1,4 +1,5 @@
 import type { HandlerMap } from '../lib/handler-types';
+import { slotsRepo } from '../db/repos/slots.repo';
 import { AppError, notFound } from '../lib/errors';
 import { validate } from './validate';
 import { validationRepo } from './validation.repo';
@@ -42,7 +43,10 @@ export const validationHandlers = {
     return { taskId: input.taskId, status, rounds: repo.rounds(input.taskId) };
   },
   'validation.check': (input, ctx) => {
-    const { valid, verdicts } = validate(input.spec, [], { now: () => new Date(ctx.now()) });
+    // A spec naming a slot is checked against it, as the same spec stored would be (validation.run).
+    const id = (input.spec as { slot_id?: unknown } | null)?.slot_id;
+    const slot = typeof id === 'number' ? slotsRepo(ctx.db).get(id) : undefined;
+    const { valid, verdicts } = validate(input.spec, [], { now: () => new Date(ctx.now()), ...(slot ? { slot } : {}) });
     return { valid, verdicts };
   },
 } satisfies Partial<HandlerMap>;

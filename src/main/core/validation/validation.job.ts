@@ -1,5 +1,6 @@
 import type { JobDefinition } from '../jobs/job-definition';
 import type { JobResult } from '../jobs/job-registry';
+import { slotsRepo } from '../db/repos/slots.repo';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { validateStored } from './validate-stored';
 import { validationWriter } from './validation.repo';
@@ -11,13 +12,15 @@ export const validationJob: JobDefinition<ValidationJobInput, JobResult<'validat
   total: (input) => input.taskIds.length,
   run(ctx, input) {
     const tasks = tasksRepo(ctx.db);
+    const slots = slotsRepo(ctx.db);
+    const slotOf = (id: number) => slots.get(id);
     const total = input.taskIds.length;
     for (let from = ctx.resumeFrom; from < total; from += input.batchSize) {
       const to = Math.min(total, from + input.batchSize);
       // Validation reads and runs environments outside the write transaction; only the reports are written in it.
       const results = input.taskIds.slice(from, to).map((id) => {
         try {
-          return { id, r: validateStored(tasks, id, ctx.now()) };
+          return { id, r: validateStored(tasks, id, ctx.now(), slotOf) };
         } catch (err) {
           // Validators answer verdicts for bad input; a throw is a bug, reported with the task that hit it.
           throw new Error(`validating ${id}: ${(err as Error).message}`);

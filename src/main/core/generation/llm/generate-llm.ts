@@ -239,7 +239,8 @@ export async function generateWithLlm(slot: LlmSlot, o: GenerateWithLlmOptions):
           repairRound = r.round;
           return normalise(r.value);
         },
-        { now },
+        // The slot is what the candidate is counted under: a task off its slot fails slot_conformance.
+        { now, slot },
       );
       const [v1, v2] = result.rounds;
       first.round.verdicts = v1!.verdicts;
