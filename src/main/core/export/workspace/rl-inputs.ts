@@ -4,6 +4,7 @@ import type { RlSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import { tasksRepo } from '../../tasks/tasks.repo';
+import { ContextCache } from '../../trajectories/load-trajectory';
 import { storedExportTask, type ExportTask } from '../export-task';
 import { exportTrajectory, taskTools, type RedactionTally } from './sft-records';
 
@@ -64,6 +65,9 @@ export function rlInputs(
   if (!ids.length) throw new AppError('CONFLICT', 'the workspace holds no tasks: import or generate some first');
   const tasks = exportTasks(db, ids);
   const toolsOf = taskTools(db);
-  const rollouts = s.withoutRollouts ? [] : rolloutIds(db, ids).map((id) => exportTrajectory(db, id, tally, toolsOf));
+  const contexts = new ContextCache(db);
+  const rollouts = s.withoutRollouts
+    ? []
+    : rolloutIds(db, ids).map((id) => exportTrajectory(db, id, tally, toolsOf, contexts));
   return { tasks, rollouts };
 }

@@ -4,7 +4,7 @@ import type { SourceFormat } from '../../../../shared/contract/entities/trajecto
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { redactValue } from '../../lib/redact';
-import { loadTrajectory } from '../../trajectories/load-trajectory';
+import { ContextCache, loadTrajectory } from '../../trajectories/load-trajectory';
 import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
@@ -52,19 +52,21 @@ export class RedactionTally {
 /**
  * A stored trajectory as exports take it: the canonical Trajectory with every credential-shaped
  * string redacted (lib/redact.ts, no allow-list: planted fixture credentials such as Claw-Eval
- * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id.
+ * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id. An export of many
+ * records passes one `contexts`, so each source's header is parsed once.
  */
 export function exportTrajectory(
   db: ReadDb,
   id: number,
   tally?: RedactionTally,
   toolsOf: (taskId: string) => Trajectory['tools'] = taskTools(db),
+  contexts?: ContextCache,
 ): Trajectory {
   const repo = trajectoriesRepo(db);
   const row = repo.row(id);
   const body = repo.body(id);
   if (!row || !body) throw new Error(`trajectory ${id} disappeared during the export`);
-  const loaded = loadTrajectory(db, row.source_format, body);
+  const loaded = loadTrajectory(db, row.source_format, body, contexts);
   // Claw-Eval traces carry no tool schemas; the workspace task they are graded against has them.
   const tools = loaded.tools.length || row.external ? loaded.tools : toolsOf(row.task_id);
   const t = { ...loaded, task_id: row.task_id, tools };
@@ -112,6 +114,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
     WHERE t.id > ? ${only} ORDER BY t.id LIMIT ${PAGE}`;
   const params = s.collections ?? [];
   const toolsOf = taskTools(db);
+  const contexts = new ContextCache(db);
   /**
    * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
    * commits its progress (a write) on the same connection between records.
@@ -150,7 +153,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             collection: r.collection,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
-          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf),
+          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, contexts),
         };
       }
     },
