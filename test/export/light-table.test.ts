@@ -15,7 +15,7 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
   const base = { taskId: 't', trial: null, collection: null, reward: null, bucket: null, override: null };
   const light = { ...base, pool: 'mixed', valid: true, prefix: 't' };
 
-  it('gives back what was put in, ids of any script included, through several growths', () => {
+  it('gives back what was put in, ids of any script included, over several chunks; finds a repeated id', () => {
     const t = new LightTable();
     const ids = Array.from({ length: 5000 }, (_, i) => (i % 3 ? `r${i}` : `记录-${i}-é`));
     ids.forEach((id, i) =>
@@ -53,8 +53,13 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
       override: 'exclude',
     });
     expect(ids.every((id, i) => t.id(i) === id)).toBe(true);
-    expect(t.push({ ...light, id: '记录-3-é' })).toBe(false);
-    expect(t.size).toBe(5000);
+    expect(t.firstRepeatedId()).toBeNull();
+    t.push({ ...light, id: 'r5' });
+    t.push({ ...light, id: '记录-3-é' });
+    expect(t.firstRepeatedId()).toEqual({ index: 5000, earlier: 5 });
+    const same = new LightTable();
+    for (let i = 0; i < 50_000; i++) same.push({ ...light, id: i < 7 ? `u${i}` : 'x' });
+    expect(same.firstRepeatedId()).toEqual({ index: 8, earlier: 7 });
   });
 
   it('decides as the per-record rule did: supersede chains, duplicates, buckets, overrides, pools', () => {
@@ -89,7 +94,7 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
     expect(p.report.unsolvableTasks).toEqual(['C']);
   });
 
-  it('keeps the selection state of 200,000 records in under 200 bytes each (~85; objects took ~320)', () => {
+  it('keeps the selection state of 200,000 records in under 200 bytes each (~75; objects took ~320)', () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;
     const N = 200_000;

@@ -69,7 +69,7 @@ export function readLights(
     }
     let prefix = m.taskPrefix ?? prefixOf.get(m.taskId);
     if (prefix === undefined) prefixOf.set(m.taskId, (prefix = taskPrefix(m.taskId, pattern)));
-    const added = table.push({
+    table.push({
       id: m.recordId,
       taskId: m.taskId,
       trial: m.trial,
@@ -81,8 +81,13 @@ export function readLights(
       valid: m.valid,
       prefix,
     });
-    if (!added) throw new AppError('INVALID_INPUT', `record #${order}: recordId ${m.recordId} is used twice`);
   }
+  const repeated = table.firstRepeatedId();
+  if (repeated)
+    throw new AppError(
+      'INVALID_INPUT',
+      `record #${repeated.index}: recordId ${table.id(repeated.index)} is used twice`,
+    );
   return { table, supersedes };
 }
 
@@ -115,16 +120,16 @@ function markSuperseded(t: LightTable, supersedes: Map<string, Set<string>>, v: 
   // Per superseded collection, per task: the collection that re-executed it (the last one read wins).
   const replacedBy = new Map<number, Map<number, number>>();
   for (let i = 0; i < t.size; i++) {
-    const olds = replaces.get(t.collection[i]!);
+    const olds = replaces.get(t.collectionKey(i));
     if (!olds) continue;
     for (const old of olds) {
       let byTask = replacedBy.get(old);
       if (!byTask) replacedBy.set(old, (byTask = new Map()));
-      byTask.set(t.task[i]!, t.collection[i]!);
+      byTask.set(t.taskKey(i), t.collectionKey(i));
     }
   }
   for (let i = 0; i < t.size; i++) {
-    const by = replacedBy.get(t.collection[i]!)?.get(t.task[i]!);
+    const by = replacedBy.get(t.collectionKey(i))?.get(t.taskKey(i));
     if (by !== undefined) v.set(i, 'superseded', by);
   }
 }
@@ -136,10 +141,10 @@ function markSuperseded(t: LightTable, supersedes: Map<string, Set<string>>, v: 
  * side by side, with no map of keys per record; a change of rule changes `key` (and the table's columns).
  */
 function markDuplicates(t: LightTable, v: Verdicts): void {
-  const key = (a: number, b: number) => t.task[a]! - t.task[b]! || t.trial[a]! - t.trial[b]!;
+  const key = (a: number, b: number) => t.taskKey(a) - t.taskKey(b) || t.trialOf(a)! - t.trialOf(b)!;
   let n = 0;
   const ids = new Uint32Array(t.size);
-  for (let i = 0; i < t.size; i++) if (!v.has(i) && !Number.isNaN(t.trial[i]!)) ids[n++] = i;
+  for (let i = 0; i < t.size; i++) if (!v.has(i) && t.trialOf(i) !== null) ids[n++] = i;
   const sorted = ids.subarray(0, n).sort((a, b) => key(a, b) || a - b);
   for (let k = 1; k < n; k++) if (key(sorted[k - 1]!, sorted[k]!) === 0) v.set(sorted[k - 1]!, 'duplicate', sorted[k]!);
 }
@@ -169,7 +174,7 @@ export function preselect(
     const bucket = t.bucketOf(i) ?? 'UNBUCKETED';
     // An include override admits the record whatever its task's bucket; the pool threshold still applies.
     if (override !== 'include' && !admitted.has(bucket)) {
-      if (bucket === 'UNSOLVABLE') unsolvable.add(t.string(t.task[i]!));
+      if (bucket === 'UNSOLVABLE') unsolvable.add(t.string(t.taskKey(i)));
       v.set(i, bucket === 'UNSOLVABLE' ? 'unsolvable' : bucket === 'UNBUCKETED' ? 'unbucketed' : 'bucket_not_admitted');
       continue;
     }
@@ -181,8 +186,8 @@ export function preselect(
 
 /** Step 3, the pool's rule: the reason a record fails it, or null. */
 function thresholdReason(t: LightTable, i: number, o: SftOptions): MetadataReason | null {
-  if (t.valid[i] !== 1) return 'invalid_rollout';
-  const pool = t.string(t.pool[i]!);
+  if (!t.isValid(i)) return 'invalid_rollout';
+  const pool = t.string(t.poolKey(i));
   const rule = Object.hasOwn(o.pools, pool) ? o.pools[pool] : undefined;
   if (!rule) return 'unknown_pool';
   if (rule.minReward === null) return null;

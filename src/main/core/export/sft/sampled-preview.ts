@@ -37,13 +37,13 @@ export function sampleRecords(t: LightTable, verdicts: Verdicts, max: number) {
   for (let i = 0; i < t.size; i++) {
     if (verdicts.has(i)) continue;
     // The hash of the record id (light-table.ts idHash), computed when the table was filled.
-    const chosen = t.hash[i]! < below;
+    const chosen = t.hashOf(i) < below;
     if (chosen) {
       s.ids.add(i);
       s.examined++;
     }
     if (!trivial(t, i)) continue;
-    groups.set(t.prefix[i]!, (groups.get(t.prefix[i]!) ?? 0) + 1);
+    groups.set(t.prefixKey(i), (groups.get(t.prefixKey(i)) ?? 0) + 1);
     if (chosen) s.trivialExamined++;
   }
   if (!s.examined) {

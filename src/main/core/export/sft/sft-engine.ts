@@ -101,7 +101,7 @@ export function* runSelection<Row>(
 
   const winners = chooseTrivial(table, candidates);
   for (const i of candidates) {
-    const w = winners.get(table.prefix[i]!)!;
+    const w = winners.get(table.prefixKey(i))!;
     if (w === i) continue;
     const l = table.light(i);
     const detail = `prefix ${l.prefix}: record ${table.id(w)} is kept`;
@@ -209,8 +209,8 @@ function chooseTrivial(t: LightTable, candidates: readonly number[]): Map<number
   };
   const best = new Map<number, number>();
   for (const c of candidates) {
-    const b = best.get(t.prefix[c]!);
-    if (b === undefined || better(c, b)) best.set(t.prefix[c]!, c);
+    const b = best.get(t.prefixKey(c));
+    if (b === undefined || better(c, b)) best.set(t.prefixKey(c), c);
   }
   return best;
 }

@@ -54,8 +54,8 @@ export class Verdicts {
 
   private detail(i: number, reason: MetadataReason): string {
     const t = this.t;
-    const task = t.string(t.task[i]!);
-    const pool = t.string(t.pool[i]!);
+    const task = t.string(t.taskKey(i));
+    const pool = t.string(t.poolKey(i));
     const rule = Object.hasOwn(this.o.pools, pool) ? this.o.pools[pool] : undefined;
     switch (reason) {
       case 'superseded':
