@@ -42,11 +42,12 @@ async function main() {
   const x = exported.ms / imported.ms;
   console.log(
     table(
-      ['step', 'time', 'throughput', 'peak RSS', 'records', 'load at start'],
+      ['step', 'time', 'CPU', 'throughput', 'peak RSS', 'records', 'load at start'],
       [
         [
           'trajectories.import (baseline)',
           ms(imported.ms),
+          ms(imported.cpuMs),
           `${(bytes / MB / (imported.ms / 1000)).toFixed(1)} MB/s`,
           `${imported.maxRssMb.toFixed(0)} MB`,
           `${simulations.toLocaleString('en-US')}`,
@@ -55,6 +56,7 @@ async function main() {
         [
           'export.sft trl of the same records',
           ms(exported.ms),
+          ms(exported.cpuMs),
           `${(simulations / (exported.ms / 1000)).toFixed(0)} rec/s`,
           `${exported.maxRssMb.toFixed(0)} MB`,
           `${report.exported} of ${report.input}`,
@@ -67,6 +69,7 @@ async function main() {
   console.log(`rejected: ${why.join('; ') || 'none'}`);
   console.log(`file: ${(bytes / MB).toFixed(0)} MB, ${simulations} simulations; load at the end ${load()}`);
   console.log(`export / import time: ×${x.toFixed(2)} (goal ≤ ×1.5: ${x <= 1.5 ? 'met' : 'MISSED'})`);
+  console.log(`export / import CPU: ×${(exported.cpuMs / imported.cpuMs).toFixed(2)} (user + system, all threads)`);
   emit({
     bench: BENCH,
     name: `SFT export (trl) of a ${(bytes / MB).toFixed(0)} MB τ² file (${simulations} simulations) vs its import`,

@@ -26,7 +26,7 @@ export function bundleWorker(): string {
   return outfile;
 }
 
-export type JobRun = { ms: number; maxRssMb: number; result: Record<string, unknown> };
+export type JobRun = { ms: number; cpuMs: number; maxRssMb: number; result: Record<string, unknown> };
 
 /** Runs `script` (bench/lib/import-run.ts, export-run.ts) and answers the JSON line it prints last. */
 export function runJobProcess(script: string, args: string[]): JobRun {

@@ -1,7 +1,7 @@
 import { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { SourceFormat } from '../../../shared/contract/entities/trajectory';
 import { prepareCached, type ReadDb } from '../db/sqlite';
-import { toPlain, withoutUndefined, type PyValue } from '../services/pyjson';
+import { PyFloat, setField, toPlain, withoutUndefined, type PyObject, type PyValue } from '../services/pyjson';
 import { readRecord } from './formats';
 import type { TrajectoryBody } from './trajectories.repo';
 
@@ -66,5 +66,57 @@ export function loadTrajectory(
   if (body.trajectory !== null) return Trajectory.parse(JSON.parse(body.trajectory));
   const header = body.context_id === null ? null : contexts.get(body.context_id);
   const t = readRecord(format, body.raw!.toString('utf8'), { file: body.file, header, stored: true }).trajectory;
-  return Trajectory.parse(toPlain(withoutUndefined(t as unknown as PyValue)));
+  return Trajectory.parse(plainCopy(t as unknown as PyValue));
+}
+
+/** Thrown by plain() at a value the shortcut does not copy exactly as the text round trip would. */
+const UNUSUAL = Symbol('unusual value');
+
+function plain(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      // dumpsPy writes an integral -0 as "0"; a non-finite number as NaN/Infinity, which JSON.parse refuses.
+      if (!Number.isFinite(v)) throw UNUSUAL;
+      return v === 0 ? 0 : v;
+    case 'object':
+      break;
+    default:
+      throw UNUSUAL;
+  }
+  if (v instanceof PyFloat) {
+    if (!Number.isFinite(v.value)) throw UNUSUAL;
+    return v.value;
+  }
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = plain(v[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw UNUSUAL;
+  const out: PyObject = {};
+  for (const k in v as PyObject) {
+    const x = (v as PyObject)[k];
+    if (x !== undefined) setField(out, k, plain(x) as PyValue);
+  }
+  return out;
+}
+
+/**
+ * The value as toPlain(withoutUndefined(v)) gives it — free-form floats as plain numbers, undefined
+ * members left out, nothing shared with `v` (so nothing with a cached header) — without writing and
+ * parsing its text, which took ~20 % of an SFT export. Values that text would change or refuse (NaN,
+ * infinities, class instances) take that path itself, for the same result or the same error.
+ */
+export function plainCopy(v: PyValue): unknown {
+  try {
+    return plain(v);
+  } catch (err) {
+    if (err !== UNUSUAL) throw err;
+    return toPlain(withoutUndefined(v));
+  }
 }
