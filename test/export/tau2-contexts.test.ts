@@ -18,6 +18,8 @@ import { hasTrajCorpus, importFiles, TAU2_RESULTS, TAU2_SFT } from '../helpers/t
 // biome-ignore lint/suspicious/noExplicitAny: corpus JSON, read loosely
 type Json = Record<string, any>;
 
+const SECRET = `sk-proj-${'Q7xZ2mK9pL4v'.repeat(4)}`;
+
 /**
  * Issue 17: an export parses each τ² source's header (info + tasks) once, through a ContextCache,
  * instead of once per trajectory. These pin what must not change with it: the exported bytes equal
@@ -48,6 +50,8 @@ describe.skipIf(!hasTrajCorpus)('τ² headers in an SFT export: parsed once per 
       ...t,
       function: { ...t.function, description: `${tag}: ${t.function.description}` },
     }));
+    // B's tools hold a credential: a tool list is skipped by redaction only when it is clean (CleanTools).
+    if (tag === 'B') env.tool_defs[0].function.description += ` (key ${SECRET})`;
     const file = path.join(dir, `source-${tag}.json`);
     fs.writeFileSync(file, JSON.stringify(src, null, 2));
     return file;
@@ -110,6 +114,8 @@ describe.skipIf(!hasTrajCorpus)('τ² headers in an SFT export: parsed once per 
     const alone = exportOf(both, 'both-per-record', true);
     expect(cached.rows).toHaveLength(40);
     expect(cached.data).toBe(alone.data);
+    expect(cached.data).not.toContain(SECRET);
+    expect(cached.data).toMatch(/\(key \[REDACTED:[a-z_]+\]\)/);
     expect(new Set(cached.sources)).toEqual(new Set(['source-A', 'source-B']));
     cached.rows.forEach((row, i) => {
       const tag = cached.sources[i] === 'source-A' ? 'A' : 'B';

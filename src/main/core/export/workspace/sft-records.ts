@@ -50,10 +50,35 @@ export class RedactionTally {
 }
 
 /**
+ * Tool lists found to hold nothing to redact, by their JSON text. The records of one source carry the
+ * same list (a τ² header's tool_defs in each of thousands of trajectories), and walking it was about a
+ * quarter of redacting a τ² trajectory. Only clean lists are remembered, so what gets redacted never
+ * depends on this; a few lists at most (cleared past 64).
+ */
+export class CleanTools {
+  private readonly known = new Set<string>();
+  has(tools: Trajectory['tools']): boolean {
+    const text = JSON.stringify(tools);
+    if (this.known.has(text)) return true;
+    if (redactValue(tools, { path: 'tools' }).report.total) return false;
+    if (this.known.size >= 64) this.known.clear();
+    this.known.add(text);
+    return true;
+  }
+}
+
+/** redactValue(t), skipping a tool list known to be clean (redaction reads each string with its key only). */
+function redactTrajectory(t: Trajectory, clean: CleanTools | undefined) {
+  if (!clean || !t.tools.length || !clean.has(t.tools)) return redactValue(t);
+  const r = redactValue({ ...t, tools: [] });
+  return { value: { ...r.value, tools: t.tools }, report: r.report };
+}
+
+/**
  * A stored trajectory as exports take it: the canonical Trajectory with every credential-shaped
  * string redacted (lib/redact.ts, no allow-list: planted fixture credentials such as Claw-Eval
  * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id. An export of many
- * records passes one `contexts`, so each source's header is parsed once.
+ * records passes one `contexts` (each source's header parsed once) and one `clean`.
  */
 export function exportTrajectory(
   db: ReadDb,
@@ -61,6 +86,7 @@ export function exportTrajectory(
   tally?: RedactionTally,
   toolsOf: (taskId: string) => Trajectory['tools'] = taskTools(db),
   contexts?: ContextCache,
+  clean?: CleanTools,
 ): Trajectory {
   const repo = trajectoriesRepo(db);
   const row = repo.row(id);
@@ -70,7 +96,7 @@ export function exportTrajectory(
   // Claw-Eval traces carry no tool schemas; the workspace task they are graded against has them.
   const tools = loaded.tools.length || row.external ? loaded.tools : toolsOf(row.task_id);
   const t = { ...loaded, task_id: row.task_id, tools };
-  const { value, report } = redactValue(t);
+  const { value, report } = redactTrajectory(t, clean);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
   return value;
 }
@@ -115,6 +141,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
   const params = s.collections ?? [];
   const toolsOf = taskTools(db);
   const contexts = new ContextCache(db);
+  const clean = new CleanTools();
   /**
    * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
    * commits its progress (a write) on the same connection between records.
@@ -153,7 +180,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             collection: r.collection,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
-          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, contexts),
+          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, contexts, clean),
         };
       }
     },
