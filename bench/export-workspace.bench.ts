@@ -5,38 +5,15 @@
  * from that workspace. Each runs as the job in its worker thread (the worker bundled with esbuild from
  * the current source), in a process of its own. Goal: export ≤ 1.5× the import time. No assertions.
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import esbuild from 'esbuild';
 import { createCore } from '../src/main/core';
-import { emit, header, ms, REPO_ROOT, ratio, table, tempDir } from './lib/harness';
+import { emit, header, ms, ratio, table, tempDir } from './lib/harness';
+import { bundleWorker, runJobProcess as run } from './lib/job-process';
 import { hasCorpus, writeTrajectoryJsonl } from './lib/trajectory-corpus';
 
 const BENCH = 'export-workspace';
 const N = Number(process.env.BENCH_TRAJECTORIES ?? 20_000);
 const MB = 1024 * 1024;
-
-function bundleWorker(): string {
-  const outfile = path.join(REPO_ROOT, 'node_modules/.cache/bench/job-worker.js');
-  esbuild.buildSync({
-    entryPoints: [path.join(REPO_ROOT, 'src/main/core/jobs/job-worker.ts')],
-    ...{ bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['better-sqlite3'] },
-    outfile,
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-type Run = { ms: number; maxRssMb: number; result: Record<string, unknown> };
-function run(script: string, args: string[]): Run {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * MB,
-  });
-  if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Run;
-}
 
 async function main() {
   header(`${BENCH}: import then SFT export of ${N.toLocaleString('en-US')} trajectories`);

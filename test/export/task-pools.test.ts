@@ -41,9 +41,14 @@ async function workspace(): Promise<Db> {
 function judged(db: Db, selection: Record<string, unknown>) {
   const s = SftSelection.parse(selection);
   const records = workspaceSftRecords(readHandle(db), s, new RedactionTally());
-  const { lights, supersedes } = readLights(records, compilePrefixPattern('x^'));
-  const { verdicts } = preselect(lights, supersedes, SftOptions.parse({}));
-  return Object.fromEntries(lights.map((l) => [`${l.taskId}/${l.reward}`, verdicts.get(l.id)?.reason ?? 'kept']));
+  const { table, supersedes } = readLights(records, compilePrefixPattern('x^'));
+  const { verdicts } = preselect(table, supersedes, SftOptions.parse({}));
+  return Object.fromEntries(
+    Array.from({ length: table.size }, (_, i) => {
+      const l = table.light(i);
+      return [`${l.taskId}/${l.reward}`, verdicts.get(i)?.reason ?? 'kept'];
+    }),
+  );
 }
 
 describe("a record is judged by its own task's pool", () => {

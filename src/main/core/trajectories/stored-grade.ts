@@ -5,7 +5,7 @@ import { prepareCached, type WriteDb } from '../db/sqlite';
 import { callLocations } from '../../../shared/contract/entities/call-locations';
 import { grade } from '../grading/grade';
 import { runRecordOf } from '../traces';
-import { loadTrajectory } from './load-trajectory';
+import { ContextCache, loadTrajectory } from './load-trajectory';
 import { trajectoriesRepo } from './trajectories.repo';
 import { dispatchesOfCalls } from './trajectory-stats';
 
@@ -68,11 +68,12 @@ export function regradeTask(db: WriteDb, taskId: string, spec: TaskSpec): Regrad
   let before = 0;
   let after = 0;
   const ids: number[] = [];
+  const contexts = new ContextCache(db);
   for (const r of rows) {
     const row = repo.row(r.id)!;
     const body = repo.body(r.id);
     if (!body) continue;
-    const g = grade(spec, runRecordOf(gradableRun(loadTrajectory(db, row.source_format, body))));
+    const g = grade(spec, runRecordOf(gradableRun(loadTrajectory(db, row.source_format, body, contexts))));
     update.run(g.completion, g.safety, g.robustness, g.score, g.passed ? 1 : 0, g.checksOrigin, r.id);
     updateBody.run(JSON.stringify(g), r.id);
     if (g.score !== r.score) changed++;

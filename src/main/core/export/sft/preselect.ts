@@ -1,12 +1,9 @@
-import {
-  type RejectionReason,
-  type SftBucket,
-  type SftOptions,
-  SftRecordMeta,
-} from '../../../../shared/contract/entities/export';
+import { type SftOptions, SftRecordMeta } from '../../../../shared/contract/entities/export';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { AppError } from '../../lib/errors';
 import type { z } from 'zod';
+import { LightTable } from './light-table';
+import { type MetadataReason, Verdicts } from './verdicts';
 
 /**
  * One record as the lead feeds it: the metadata, and the trajectory or a function that loads it (read only when
@@ -14,22 +11,8 @@ import type { z } from 'zod';
  */
 export type SftRecord = z.input<typeof SftRecordMeta> & { trajectory: Trajectory | (() => Trajectory) };
 
-/** What selection keeps of a record between passes: small, so 100k records cost a few MB, never their bodies. */
-export type Light = {
-  id: string;
-  order: number;
-  taskId: string;
-  trial: number | null;
-  collection: string | null;
-  reward: number | null;
-  bucket: SftBucket | null;
-  override: 'include' | 'exclude' | null;
-  pool: string;
-  valid: boolean;
-  prefix: string;
-};
-
-export type Verdict = { reason: RejectionReason; detail: string };
+export type { Light } from './light-table';
+export type { Verdict } from './verdicts';
 
 /** Task prefix for the TRIVIAL rule (§6.3): trailing variant / language suffixes stripped until none is left. */
 export function taskPrefix(taskId: string, pattern: RegExp): string {
@@ -57,7 +40,7 @@ export function compilePrefixPattern(source: string): RegExp {
 export function readLights(
   records: Iterable<SftRecord>,
   pattern: RegExp,
-): { lights: Light[]; supersedes: Map<string, Set<string>> } {
+): { table: LightTable; supersedes: Map<string, Set<string>> } {
   const it = records[Symbol.iterator]();
   if ((it as unknown) === records)
     throw new AppError(
@@ -65,9 +48,9 @@ export function readLights(
       'records must be re-iterable (an array, or an object whose [Symbol.iterator] starts a new pass): selection ' +
         'reads them more than once',
     );
-  const lights: Light[] = [];
+  const table = new LightTable();
   const supersedes = new Map<string, Set<string>>();
-  const ids = new Set<string>();
+  const prefixOf = new Map<string, string>();
   for (let r = it.next(), order = 0; !r.done; r = it.next(), order++) {
     const parsed = SftRecordMeta.safeParse(r.value);
     if (!parsed.success) {
@@ -79,17 +62,15 @@ export function readLights(
       );
     }
     const m = parsed.data;
-    if (ids.has(m.recordId))
-      throw new AppError('INVALID_INPUT', `record #${order}: recordId ${m.recordId} is used twice`);
-    ids.add(m.recordId);
     if (m.collectionId !== null && m.supersedesCollections.length) {
       const s = supersedes.get(m.collectionId) ?? new Set<string>();
       for (const c of m.supersedesCollections) s.add(c);
       supersedes.set(m.collectionId, s);
     }
-    lights.push({
+    let prefix = m.taskPrefix ?? prefixOf.get(m.taskId);
+    if (prefix === undefined) prefixOf.set(m.taskId, (prefix = taskPrefix(m.taskId, pattern)));
+    table.push({
       id: m.recordId,
-      order,
       taskId: m.taskId,
       trial: m.trial,
       collection: m.collectionId,
@@ -98,10 +79,16 @@ export function readLights(
       override: m.includeOverride,
       pool: m.pool,
       valid: m.valid,
-      prefix: m.taskPrefix ?? taskPrefix(m.taskId, pattern),
+      prefix,
     });
   }
-  return { lights, supersedes };
+  const repeated = table.firstRepeatedId();
+  if (repeated)
+    throw new AppError(
+      'INVALID_INPUT',
+      `record #${repeated.index}: recordId ${table.id(repeated.index)} is used twice`,
+    );
+  return { table, supersedes };
 }
 
 /** Collections each collection replaces, directly or through a chain (C3 → C2 → C1). */
@@ -121,74 +108,90 @@ function closure(direct: Map<string, Set<string>>): Map<string, Set<string>> {
   return out;
 }
 
+/** Step 1, replacement: a record of a task that a later collection (of its supersede chain) re-executed. */
+function markSuperseded(t: LightTable, supersedes: Map<string, Set<string>>, v: Verdicts): void {
+  const replaces = new Map<number, number[]>();
+  for (const [c, olds] of closure(supersedes))
+    replaces.set(
+      t.intern(c),
+      [...olds].map((o) => t.intern(o)),
+    );
+  if (!replaces.size) return;
+  // Per superseded collection, per task: the collection that re-executed it (the last one read wins).
+  const replacedBy = new Map<number, Map<number, number>>();
+  for (let i = 0; i < t.size; i++) {
+    const olds = replaces.get(t.collectionKey(i));
+    if (!olds) continue;
+    for (const old of olds) {
+      let byTask = replacedBy.get(old);
+      if (!byTask) replacedBy.set(old, (byTask = new Map()));
+      byTask.set(t.taskKey(i), t.collectionKey(i));
+    }
+  }
+  for (let i = 0; i < t.size; i++) {
+    const by = replacedBy.get(t.collectionKey(i))?.get(t.taskKey(i));
+    if (by !== undefined) v.set(i, 'superseded', by);
+  }
+}
+
+/**
+ * The duplicate rule (§6.4), kept in this one function: records of the same task and trial are one
+ * rollout stored twice, the later record wins, and each earlier one is rejected naming the next. A
+ * record without a trial is never a duplicate. Sorting record numbers by (key, order) puts each group
+ * side by side, with no map of keys per record; a change of rule changes `key` (and the table's columns).
+ */
+function markDuplicates(t: LightTable, v: Verdicts): void {
+  const key = (a: number, b: number) => t.taskKey(a) - t.taskKey(b) || t.trialOf(a)! - t.trialOf(b)!;
+  let n = 0;
+  const ids = new Uint32Array(t.size);
+  for (let i = 0; i < t.size; i++) if (!v.has(i) && t.trialOf(i) !== null) ids[n++] = i;
+  const sorted = ids.subarray(0, n).sort((a, b) => key(a, b) || a - b);
+  for (let k = 1; k < n; k++) if (key(sorted[k - 1]!, sorted[k]!) === 0) v.set(sorted[k - 1]!, 'duplicate', sorted[k]!);
+}
+
 /**
  * Steps 1–3 of §6.5 on metadata alone: replacement supersession, then dedup by (task, trial) with
  * the later record winning, then buckets (UNSOLVABLE set aside), then the pool's reward threshold.
  * Answers a verdict for every record these steps reject; the others go on to the converter.
  */
 export function preselect(
-  lights: readonly Light[],
+  t: LightTable,
   supersedes: Map<string, Set<string>>,
   o: SftOptions,
-): { verdicts: Map<string, Verdict>; unsolvableTasks: string[] } {
-  const verdicts = new Map<string, Verdict>();
-  const replaces = closure(supersedes);
-  // For each (task, superseded collection): the collection that re-executed the task.
-  const replacedBy = new Map<string, string>();
-  for (const l of lights) {
-    if (l.collection === null) continue;
-    for (const old of replaces.get(l.collection) ?? []) replacedBy.set(`${l.taskId}\u0000${old}`, l.collection);
-  }
-  const latest = new Map<string, Light>();
-  for (const l of lights) {
-    const by = l.collection === null ? undefined : replacedBy.get(`${l.taskId}\u0000${l.collection}`);
-    if (by !== undefined) {
-      verdicts.set(l.id, { reason: 'superseded', detail: `task ${l.taskId} was re-executed in collection ${by}` });
-      continue;
-    }
-    if (l.trial === null) continue;
-    const key = `${l.taskId}\u0000${l.trial}`;
-    const prev = latest.get(key);
-    if (prev)
-      verdicts.set(prev.id, {
-        reason: 'duplicate',
-        detail: `record ${l.id} (imported later) has the same task and trial`,
-      });
-    latest.set(key, l);
-  }
-  const admitted = new Set(o.admittedBuckets);
+): { verdicts: Verdicts; unsolvableTasks: string[] } {
+  const v = new Verdicts(t, o);
+  markSuperseded(t, supersedes, v);
+  markDuplicates(t, v);
+  const admitted = new Set<string>(o.admittedBuckets);
   const unsolvable = new Set<string>();
-  for (const l of lights) {
-    if (verdicts.has(l.id)) continue;
-    if (l.override === 'exclude') {
-      verdicts.set(l.id, { reason: 'excluded_by_curation', detail: 'excluded by a curation override' });
+  for (let i = 0; i < t.size; i++) {
+    if (v.has(i)) continue;
+    const override = t.overrideOf(i);
+    if (override === 'exclude') {
+      v.set(i, 'excluded_by_curation');
       continue;
     }
-    const bucket = l.bucket ?? 'UNBUCKETED';
+    const bucket = t.bucketOf(i) ?? 'UNBUCKETED';
     // An include override admits the record whatever its task's bucket; the pool threshold still applies.
-    if (l.override !== 'include' && !admitted.has(bucket)) {
-      if (bucket === 'UNSOLVABLE') unsolvable.add(l.taskId);
-      const reason =
-        bucket === 'UNSOLVABLE' ? 'unsolvable' : bucket === 'UNBUCKETED' ? 'unbucketed' : 'bucket_not_admitted';
-      verdicts.set(l.id, { reason, detail: `task ${l.taskId} is ${bucket}` });
+    if (override !== 'include' && !admitted.has(bucket)) {
+      if (bucket === 'UNSOLVABLE') unsolvable.add(t.string(t.taskKey(i)));
+      v.set(i, bucket === 'UNSOLVABLE' ? 'unsolvable' : bucket === 'UNBUCKETED' ? 'unbucketed' : 'bucket_not_admitted');
       continue;
     }
-    const v = thresholdVerdict(l, o);
-    if (v) verdicts.set(l.id, v);
+    const reason = thresholdReason(t, i, o);
+    if (reason) v.set(i, reason);
   }
-  return { verdicts, unsolvableTasks: [...unsolvable].sort() };
+  return { verdicts: v, unsolvableTasks: [...unsolvable].sort() };
 }
 
-function thresholdVerdict(l: Light, o: SftOptions): Verdict | null {
-  if (!l.valid)
-    return { reason: 'invalid_rollout', detail: 'an invalid rollout (infrastructure error or grader crash)' };
-  const rule = o.pools[l.pool];
-  if (!rule)
-    return { reason: 'unknown_pool', detail: `pool ${l.pool} has no rule (known: ${Object.keys(o.pools).join(', ')})` };
+/** Step 3, the pool's rule: the reason a record fails it, or null. */
+function thresholdReason(t: LightTable, i: number, o: SftOptions): MetadataReason | null {
+  if (!t.isValid(i)) return 'invalid_rollout';
+  const pool = t.string(t.poolKey(i));
+  const rule = Object.hasOwn(o.pools, pool) ? o.pools[pool] : undefined;
+  if (!rule) return 'unknown_pool';
   if (rule.minReward === null) return null;
-  if (l.reward === null)
-    return { reason: 'reward_missing', detail: `pool ${l.pool} needs a reward ≥ ${rule.minReward}` };
-  if (!(l.reward >= rule.minReward))
-    return { reason: 'below_threshold', detail: `reward ${l.reward} < ${rule.minReward} (pool ${l.pool})` };
-  return null;
+  const reward = t.rewardOf(i);
+  if (reward === null) return 'reward_missing';
+  return reward >= rule.minReward ? null : 'below_threshold';
 }

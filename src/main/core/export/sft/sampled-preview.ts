@@ -1,4 +1,5 @@
-import type { Light } from './preselect';
+import type { LightTable } from './light-table';
+import type { Verdicts } from './verdicts';
 
 /**
  * The Export page's preview must stay live on 100,000 trajectories, and reading a body costs ~2 ms; the
@@ -6,7 +7,8 @@ import type { Light } from './preselect';
  * sample of the records that reach them. The metadata steps stay exact; the export itself reads every body.
  */
 export type Sample = {
-  ids: Set<string>;
+  /** The chosen records, by their number in the LightTable. */
+  ids: Set<number>;
   examined: number;
   of: number;
   /** Per prefix, the TRIVIAL records (not force-included) past the metadata steps: the prefix rule's groups. */
@@ -14,33 +16,41 @@ export type Sample = {
   trivialExamined: number;
 };
 
-const trivial = (l: Light) => l.bucket === 'TRIVIAL' && l.override !== 'include';
+const trivial = (t: LightTable, i: number) => t.bucketOf(i) === 'TRIVIAL' && t.overrideOf(i) !== 'include';
 
 /**
  * About `max` of the records past the metadata steps, chosen by a hash of the record id (deterministic and
  * unrelated to storage order, which follows runs trial by trial); null when all of them fit in `max`.
  */
-export function sampleRecords(lights: readonly Light[], verdicts: ReadonlyMap<string, unknown>, max: number) {
-  const past = lights.filter((l) => !verdicts.has(l.id));
-  if (past.length <= max) return null;
-  const below = Math.floor((max / past.length) * 2 ** 32);
-  const groups = new Map<string, number>();
-  const s: Sample = { ids: new Set(), examined: 0, of: past.length, trivialGroups: [], trivialExamined: 0 };
-  for (const l of past) {
-    const chosen = fnv1a(l.id) < below;
+export function sampleRecords(t: LightTable, verdicts: Verdicts, max: number) {
+  let past = 0;
+  let firstPast = -1;
+  for (let i = 0; i < t.size; i++)
+    if (!verdicts.has(i)) {
+      past++;
+      if (firstPast === -1) firstPast = i;
+    }
+  if (past <= max) return null;
+  const below = Math.floor((max / past) * 2 ** 32);
+  const groups = new Map<number, number>();
+  const s: Sample = { ids: new Set(), examined: 0, of: past, trivialGroups: [], trivialExamined: 0 };
+  for (let i = 0; i < t.size; i++) {
+    if (verdicts.has(i)) continue;
+    // The hash of the record id (light-table.ts idHash), computed when the table was filled.
+    const chosen = t.hashOf(i) < below;
     if (chosen) {
-      s.ids.add(l.id);
+      s.ids.add(i);
       s.examined++;
     }
-    if (!trivial(l)) continue;
-    groups.set(l.prefix, (groups.get(l.prefix) ?? 0) + 1);
+    if (!trivial(t, i)) continue;
+    groups.set(t.prefixKey(i), (groups.get(t.prefixKey(i)) ?? 0) + 1);
     if (chosen) s.trivialExamined++;
   }
   if (!s.examined) {
     // A tiny budget on a large selection can miss every record: take the first one.
-    s.ids.add(past[0]!.id);
+    s.ids.add(firstPast);
     s.examined = 1;
-    if (trivial(past[0]!)) s.trivialExamined = 1;
+    if (trivial(t, firstPast)) s.trivialExamined = 1;
   }
   s.trivialGroups = [...groups.values()];
   return s;
@@ -61,16 +71,4 @@ export function trivialTakenEstimate(s: Sample, qualifyingInSample: number): num
     winners += 1 - (1 - q) ** n;
   }
   return Math.max(0, q * records - winners);
-}
-
-/**
- * FNV-1a then MurmurHash3's finaliser, 32 bits: a cheap stable hash for sampling (not for security). The
- * finaliser spreads short, similar ids (`1`, `2`, … or `r0-1`) over the whole range.
- */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors';
 import { type AgentView, projectAgentView } from './agent-view';
 import { converterVerdict } from './converter-filters';
 import type { DialectSpec, Issue } from './dialects/dialect';
+import type { LightTable } from './light-table';
 import { compilePrefixPattern, type Light, preselect, readLights, type SftRecord } from './preselect';
 import type { ReportBuilder } from './report';
 import { sampleRecords, trivialTakenEstimate } from './sampled-preview';
@@ -54,12 +55,12 @@ export function* runSelection<Row>(
 ): Generator<Emitted<Row>> {
   const problems = dialect.optionProblems(o);
   if (problems.length) throw new AppError('INVALID_INPUT', `options for ${dialect.id}: ${problems.join('; ')}`);
-  const { lights, supersedes } = readLights(records, compilePrefixPattern(o.trivialPrefixPattern));
-  const total = lights.length;
+  const { table, supersedes } = readLights(records, compilePrefixPattern(o.trivialPrefixPattern));
+  const total = table.size;
   hooks.onProgress?.({ phase: 'metadata', done: total, total });
   report.input = total;
-  for (const l of lights) report.pools.add(l.pool);
-  const pre = preselect(lights, supersedes, o);
+  for (let i = 0; i < total; i++) report.pools.add(table.string(table.poolKey(i)));
+  const pre = preselect(table, supersedes, o);
   report.unsolvableTasks = pre.unsolvableTasks;
   const reject = (l: Light, reason: RejectionReason, detail: string) => {
     report.reject(l.id, reason, detail);
@@ -72,25 +73,26 @@ export function* runSelection<Row>(
       hooks.onLint?.(f);
     }
   };
-  for (const l of lights) {
-    const v = pre.verdicts.get(l.id);
-    if (v) reject(l, v.reason, v.detail);
+  for (let i = 0; i < total; i++) {
+    const v = pre.verdicts.get(i);
+    if (v) reject(table.light(i), v.reason, v.detail);
   }
-  const sampled = hooks.sampleBodies === undefined ? null : sampleRecords(lights, pre.verdicts, hooks.sampleBodies);
+  const sampled = hooks.sampleBodies === undefined ? null : sampleRecords(table, pre.verdicts, hooks.sampleBodies);
   if (sampled) {
     report.bodyWeight = sampled.of / sampled.examined;
     hooks.onSample?.({ examined: sampled.examined, of: sampled.of });
   }
 
-  const candidates: Light[] = [];
-  for (const { light: l, record } of pass(records, lights, 'convert', hooks)) {
-    if (pre.verdicts.has(l.id) || (sampled && !sampled.ids.has(l.id))) continue;
+  // TRIVIAL records that converted, by their number in the table: linted and counted when chosen.
+  const candidates: number[] = [];
+  for (const { index, record } of pass(records, table, 'convert', hooks)) {
+    if (pre.verdicts.has(index) || (sampled && !sampled.ids.has(index))) continue;
+    const l = table.light(index);
     const out = convert(record, l, dialect, o, report);
     if (!out.ok) {
       findings(l, out.findings);
       reject(l, out.reason, out.detail);
-    } else if (l.bucket === 'TRIVIAL' && l.override !== 'include')
-      candidates.push(l); // linted and counted when chosen
+    } else if (l.bucket === 'TRIVIAL' && l.override !== 'include') candidates.push(index);
     else {
       findings(l, out.findings);
       report.keep(l.reward, out.view.counts);
@@ -98,11 +100,12 @@ export function* runSelection<Row>(
     }
   }
 
-  const winners = chooseTrivial(candidates);
-  for (const l of candidates) {
-    const w = winners.get(l.prefix)!;
-    if (w === l) continue;
-    const detail = `prefix ${l.prefix}: record ${w.id} is kept`;
+  const winners = chooseTrivial(table, candidates);
+  for (const i of candidates) {
+    const w = winners.get(table.prefixKey(i))!;
+    if (w === i) continue;
+    const l = table.light(i);
+    const detail = `prefix ${l.prefix}: record ${table.id(w)} is kept`;
     // In a sample a prefix has fewer rivals than in the whole selection: the count is estimated apart.
     if (sampled) hooks.onReject?.(l, 'trivial_prefix_taken', detail);
     else reject(l, 'trivial_prefix_taken', detail);
@@ -112,9 +115,10 @@ export function* runSelection<Row>(
     if (taken > 0) report.estimate('trivial_prefix_taken', taken, 'estimated from the sample: one record per prefix');
   }
   if (!winners.size) return;
-  const chosen = new Set([...winners.values()].map((l) => l.id));
-  for (const { light: l, record } of pass(records, lights, 'trivial', hooks)) {
-    if (!chosen.has(l.id)) continue;
+  const chosen = new Set(winners.values());
+  for (const { index, record } of pass(records, table, 'trivial', hooks)) {
+    if (!chosen.has(index)) continue;
+    const l = table.light(index);
     const out = convert(record, l, dialect, o, null);
     findings(l, out.findings);
     if (!out.ok) reject(l, out.reason, out.detail);
@@ -125,27 +129,26 @@ export function* runSelection<Row>(
   }
 }
 
-/** One pass over the records, paired with their metadata from pass 1 (a source that changed in between is an error). */
+/**
+ * One pass over the records, each with its number in the table from pass 1 (a source that changed in
+ * between is an error: its ids no longer line up).
+ */
 function* pass(
   records: Iterable<SftRecord>,
-  lights: readonly Light[],
+  table: LightTable,
   phase: SftProgress['phase'],
   hooks: EngineHooks,
-): Generator<{ light: Light; record: SftRecord }> {
+): Generator<{ index: number; record: SftRecord }> {
   let i = 0;
   for (const record of records) {
-    const l = lights[i];
-    if (!l || record.recordId !== l.id)
-      throw new AppError(
-        'CONFLICT',
-        `the records changed while exporting (record #${i} is not ${l?.id ?? 'expected'})`,
-      );
-    yield { light: l, record };
-    if (++i % 1000 === 0) hooks.onProgress?.({ phase, done: i, total: lights.length });
+    const id = i < table.size ? table.id(i) : null;
+    if (record.recordId !== id)
+      throw new AppError('CONFLICT', `the records changed while exporting (record #${i} is not ${id ?? 'expected'})`);
+    yield { index: i, record };
+    if (++i % 1000 === 0) hooks.onProgress?.({ phase, done: i, total: table.size });
   }
-  if (i !== lights.length)
-    throw new AppError('CONFLICT', `the records changed while exporting (${i} of ${lights.length})`);
-  hooks.onProgress?.({ phase, done: i, total: lights.length });
+  if (i !== table.size) throw new AppError('CONFLICT', `the records changed while exporting (${i} of ${table.size})`);
+  hooks.onProgress?.({ phase, done: i, total: table.size });
 }
 
 /** Steps 4 and 6 for one record: the converter (when its pool uses it), the view's own problems, render, lint. */
@@ -197,22 +200,22 @@ function convert<Row>(
 
 /**
  * At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen
- * (§6.3).
+ * (§6.3). Records and answers are numbers in the table; the answer is keyed by the prefix's string number.
  */
-function chooseTrivial(candidates: readonly Light[]): Map<string, Light> {
-  const better = (a: Light, b: Light) => {
-    const ra = a.reward ?? Number.NEGATIVE_INFINITY;
-    const rb = b.reward ?? Number.NEGATIVE_INFINITY;
+function chooseTrivial(t: LightTable, candidates: readonly number[]): Map<number, number> {
+  const better = (a: number, b: number) => {
+    const ra = t.rewardOf(a) ?? Number.NEGATIVE_INFINITY;
+    const rb = t.rewardOf(b) ?? Number.NEGATIVE_INFINITY;
     if (ra !== rb) return ra > rb;
-    const ta = a.trial ?? Number.POSITIVE_INFINITY;
-    const tb = b.trial ?? Number.POSITIVE_INFINITY;
+    const ta = t.trialOf(a) ?? Number.POSITIVE_INFINITY;
+    const tb = t.trialOf(b) ?? Number.POSITIVE_INFINITY;
     if (ta !== tb) return ta < tb;
-    return a.order < b.order;
+    return a < b;
   };
-  const best = new Map<string, Light>();
+  const best = new Map<number, number>();
   for (const c of candidates) {
-    const b = best.get(c.prefix);
-    if (!b || better(c, b)) best.set(c.prefix, c);
+    const b = best.get(t.prefixKey(c));
+    if (b === undefined || better(c, b)) best.set(t.prefixKey(c), c);
   }
   return best;
 }

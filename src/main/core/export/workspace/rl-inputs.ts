@@ -5,6 +5,7 @@ import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import type { RolloutGroupKey } from '../advantages/rollout-groups';
 import { tasksRepo } from '../../tasks/tasks.repo';
+import { ContextCache } from '../../trajectories/load-trajectory';
 import { storedExportTask, type ExportTask } from '../export-task';
 import { importTools } from './import-tools';
 import { exportTrajectory, taskTools, type RedactionTally } from './sft-records';
@@ -107,7 +108,8 @@ export function rlInputs(
   const tasks = exportTasks(db, ids);
   const toolsOf = taskTools(db);
   const givenOf = importTools(db);
+  const contexts = new ContextCache(db);
   const picked = s.withoutRollouts ? [] : rolloutIds(db, ids, s);
-  const rollouts = picked.map((r) => exportTrajectory(db, r.id, tally, toolsOf, givenOf));
+  const rollouts = picked.map((r) => exportTrajectory(db, r.id, tally, toolsOf, givenOf, contexts));
   return { tasks, rollouts, groups: picked.map((r) => r.group) };
 }

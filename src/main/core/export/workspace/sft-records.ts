@@ -4,7 +4,7 @@ import type { SourceFormat } from '../../../../shared/contract/entities/trajecto
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { redactValue } from '../../lib/redact';
-import { loadTrajectory } from '../../trajectories/load-trajectory';
+import { ContextCache, loadTrajectory } from '../../trajectories/load-trajectory';
 import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
@@ -55,9 +55,35 @@ export class RedactionTally {
 }
 
 /**
+ * Tool lists found to hold nothing to redact, by their JSON text. The records of one source carry the
+ * same list (a τ² header's tool_defs in each of thousands of trajectories), and walking it was about a
+ * quarter of redacting a τ² trajectory. Only clean lists are remembered, so what gets redacted never
+ * depends on this; a few lists at most (cleared past 64).
+ */
+export class CleanTools {
+  private readonly known = new Set<string>();
+  has(tools: Trajectory['tools']): boolean {
+    const text = JSON.stringify(tools);
+    if (this.known.has(text)) return true;
+    if (redactValue(tools, { path: 'tools' }).report.total) return false;
+    if (this.known.size >= 64) this.known.clear();
+    this.known.add(text);
+    return true;
+  }
+}
+
+/** redactValue(t), skipping a tool list known to be clean (redaction reads each string with its key only). */
+function redactTrajectory(t: Trajectory, clean: CleanTools | undefined) {
+  if (!clean || !t.tools.length || !clean.has(t.tools)) return redactValue(t);
+  const r = redactValue({ ...t, tools: [] });
+  return { value: { ...r.value, tools: t.tools }, report: r.report };
+}
+
+/**
  * A stored trajectory as exports take it: the canonical Trajectory with every credential-shaped
  * string redacted (lib/redact.ts, no allow-list: planted fixture credentials such as Claw-Eval
- * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id.
+ * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id. An export of many
+ * records passes one `contexts` (each source's header parsed once) and one `clean`.
  */
 export function exportTrajectory(
   db: ReadDb,
@@ -65,12 +91,14 @@ export function exportTrajectory(
   tally?: RedactionTally,
   toolsOf: (taskId: string) => Trajectory['tools'] = taskTools(db),
   givenOf: (runId: number | null) => GivenTools | null = importTools(db),
+  contexts?: ContextCache,
+  clean?: CleanTools,
 ): Trajectory {
   const repo = trajectoriesRepo(db);
   const row = repo.row(id);
   const body = repo.body(id);
   if (!row || !body) throw new Error(`trajectory ${id} disappeared during the export`);
-  const loaded = loadTrajectory(db, row.source_format, body);
+  const loaded = loadTrajectory(db, row.source_format, body, contexts);
   // No schemas of its own (τ-bench, τ²'s tool_defs: null, Claw-Eval traces): the tools file its import was given,
   // else the workspace task it is graded against; the manifest says which (metadata.tool_schemas_source).
   const given = loaded.tools.length ? null : (givenOf(row.run_id) ?? taskGiven(row, toolsOf));
@@ -82,7 +110,7 @@ export function exportTrajectory(
         metadata: { ...loaded.metadata, [SCHEMA_SOURCE_KEY]: given.source },
       }
     : { ...loaded, task_id: row.task_id };
-  const { value, report } = redactValue(t);
+  const { value, report } = redactTrajectory(t, clean);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
   return value;
 }
@@ -135,6 +163,8 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
   const params = [...(s.collections ?? []), ...(s.pool === undefined ? [] : [s.pool])];
   const toolsOf = taskTools(db);
   const givenOf = importTools(db);
+  const contexts = new ContextCache(db);
+  const clean = new CleanTools();
   /**
    * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
    * commits its progress (a write) on the same connection between records.
@@ -173,7 +203,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             collection: r.collection,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
-          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, givenOf),
+          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, givenOf, contexts, clean),
         };
       }
     },

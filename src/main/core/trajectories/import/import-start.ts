@@ -28,7 +28,7 @@ export function defaultCollection(file: string, format: string | null): string {
 }
 
 /**
- * Resolves an import's files before the job starts (reads only: sizes, dates, the first MB of each
+ * Resolves an import's files before the job starts (reads only: sizes, dates, the first record of each
  * to tell its format), so a resumed job reads exactly these files. A file that cannot be read is
  * kept in the list with its error: the job reports it, and imports the others.
  */
