@@ -21,6 +21,8 @@ export type Light = {
   taskId: string;
   trial: number | null;
   collection: string | null;
+  /** Dedup stays inside it (§6.4); the collection when the record names none. */
+  attemptSet: string | null;
   reward: number | null;
   bucket: SftBucket | null;
   override: 'include' | 'exclude' | null;
@@ -93,6 +95,7 @@ export function readLights(
       taskId: m.taskId,
       trial: m.trial,
       collection: m.collectionId,
+      attemptSet: m.attemptSet ?? m.collectionId,
       reward: m.reward,
       bucket: m.bucket,
       override: m.includeOverride,
@@ -122,8 +125,9 @@ function closure(direct: Map<string, Set<string>>): Map<string, Set<string>> {
 }
 
 /**
- * Steps 1–3 of §6.5 on metadata alone: replacement supersession, then dedup by (task, trial) with
- * the later record winning, then buckets (UNSOLVABLE set aside), then the pool's reward threshold.
+ * Steps 1–3 of §6.5 on metadata alone: replacement supersession, then dedup by (task, trial) within
+ * an attempt set with the later record winning (trajectories/attempt-set.ts: never across models,
+ * runs or collections), then buckets (UNSOLVABLE set aside), then the pool's reward threshold.
  * Answers a verdict for every record these steps reject; the others go on to the converter.
  */
 export function preselect(
@@ -147,12 +151,12 @@ export function preselect(
       continue;
     }
     if (l.trial === null) continue;
-    const key = `${l.taskId}\u0000${l.trial}`;
+    const key = `${l.attemptSet ?? ''}\u0000${l.taskId}\u0000${l.trial}`;
     const prev = latest.get(key);
     if (prev)
       verdicts.set(prev.id, {
         reason: 'duplicate',
-        detail: `record ${l.id} (imported later) has the same task and trial`,
+        detail: `record ${l.id} (stored later) has the same task and trial in the same run, agent and collection`,
       });
     latest.set(key, l);
   }

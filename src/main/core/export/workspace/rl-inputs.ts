@@ -4,6 +4,7 @@ import type { RlSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import { tasksRepo } from '../../tasks/tasks.repo';
+import { attemptSetSql } from '../../trajectories/attempt-set';
 import { storedExportTask, type ExportTask } from '../export-task';
 import { exportTrajectory, taskTools, type RedactionTally } from './sft-records';
 
@@ -28,16 +29,18 @@ export function exportTasks(db: ReadDb, ids: readonly string[]): ExportTask[] {
 
 /**
  * The rollouts of an RL package: stored trajectories of the exported tasks graded against them (not
- * external), not superseded, one per (task, trial) — the latest stored — in (task, trial) order, so
- * the trials of a task form its group. Curation does not filter rollouts: a group needs its failures.
+ * external), not superseded, one per (attempt set, task, trial) — the latest stored; two runs or two
+ * models are different attempts (trajectories/attempt-set.ts) — in (task, trial) order, so the trials
+ * of a task form its group. Curation does not filter rollouts: a group needs its failures.
  */
 export function rolloutIds(db: ReadDb, taskIds: readonly string[]): number[] {
   if (!taskIds.length) return [];
   const wanted = new Set(taskIds);
   const rows = db
     .prepare(
-      `SELECT max(id) AS id, task_id FROM trajectories
-       WHERE external = 0 AND superseded = 0 GROUP BY task_id, trial ORDER BY task_id, trial`,
+      `SELECT max(t.id) AS id, t.task_id FROM trajectories t
+       WHERE t.external = 0 AND t.superseded = 0
+       GROUP BY ${attemptSetSql('t')}, t.task_id, t.trial ORDER BY t.task_id, t.trial, id`,
     )
     .all() as { id: number; task_id: string }[];
   return rows.filter((r) => wanted.has(r.task_id)).map((r) => r.id);

@@ -4,6 +4,7 @@ import type { SourceFormat } from '../../../../shared/contract/entities/trajecto
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { redactValue } from '../../lib/redact';
+import { attemptSetOf } from '../../trajectories/attempt-set';
 import { loadTrajectory } from '../../trajectories/load-trajectory';
 import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
 import { tasksRepo } from '../../tasks/tasks.repo';
@@ -14,8 +15,12 @@ import type { SftRecord } from '../sft';
 type Row = {
   id: number;
   task_id: string;
+  source_task_id: string;
+  task_source: string | null;
   trial: number;
   collection: string;
+  agent: string;
+  model: string;
   supersedes: string | null;
   score: number | null;
   source_reward: number | null;
@@ -67,7 +72,12 @@ export function exportTrajectory(
   const loaded = loadTrajectory(db, row.source_format, body);
   // Claw-Eval traces carry no tool schemas; the workspace task they are graded against has them.
   const tools = loaded.tools.length || row.external ? loaded.tools : toolsOf(row.task_id);
-  const t = { ...loaded, task_id: row.task_id, tools };
+  // The task key (task-key.ts) is the exported task id; the source's own id and its qualifier go with it.
+  const metadata =
+    row.task_source === null
+      ? loaded.metadata
+      : { ...loaded.metadata, source_task_id: row.source_task_id, task_source: row.task_source };
+  const t = { ...loaded, task_id: row.task_id, tools, metadata };
   const { value, report } = redactValue(t);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
   return value;
@@ -95,14 +105,16 @@ export const admittedOf = (s: SftSelection): AdmittableBucket[] =>
 
 /**
  * The workspace's trajectories as SFT records, in storage order (the later of two (task, trial)
- * duplicates wins, as imported). Every stored row is fed, superseded and uncurated ones included,
- * so the core counts each with its reason; bodies are loaded only when the core asks for them.
+ * duplicates of one attempt set wins, as stored; trajectories/attempt-set.ts). Every stored row is
+ * fed, superseded and uncurated ones included, so the core counts each with its reason; bodies are
+ * loaded only when the core asks for them.
  * Re-iterable: each pass runs the query again (the core reads metadata, then bodies, then winners).
  */
 export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): Iterable<SftRecord> {
   const only = s.collections?.length ? `AND t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
   const sql = `
-    SELECT t.id, t.task_id, t.trial, t.collection, c.supersedes, t.score, t.source_reward, t.completion,
+    SELECT t.id, t.task_id, t.source_task_id, t.task_source, t.trial, t.collection, t.agent, t.model, c.supersedes,
+      t.score, t.source_reward, t.completion,
       t.valid, t.error, t.external, b.bucket, t.include_override, t.run_id, t.source_format,
       k.version AS task_version, k.slot_id
     FROM trajectories t
@@ -130,10 +142,11 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
         const bucket = r.bucket !== null && BUCKETS.has(r.bucket) ? (r.bucket as SftBucket) : null;
         yield {
           recordId: String(r.id),
-          // A task outside the workspace is named by its source: τ-bench's task "0" is not τ²-bench's "0".
-          taskId: r.external ? `${r.source_format}:${r.task_id}` : r.task_id,
+          // The task key: τ-bench's and τ²-bench's ids already carry their benchmark and domain (task-key.ts).
+          taskId: r.task_id,
           trial: r.trial,
           collectionId: r.collection,
+          attemptSet: attemptSetOf(r),
           supersedesCollections: r.supersedes ? (JSON.parse(r.supersedes) as string[]) : [],
           // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
           reward: r.score ?? r.source_reward,
@@ -148,6 +161,10 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             runId: r.run_id,
             trajectoryId: r.id,
             collection: r.collection,
+            agent: r.agent,
+            model: r.model,
+            sourceTaskId: r.source_task_id,
+            taskSource: r.task_source,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
           trajectory: () => exportTrajectory(db, r.id, tally, toolsOf),
