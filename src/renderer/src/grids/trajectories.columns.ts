@@ -17,6 +17,14 @@ const flag = (p: { value?: boolean | null }) => yesNo(p.value);
 export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },
   { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...set },
+  // τ-bench and τ²-bench number tasks per domain: the benchmark/domain is part of the task's identity.
+  {
+    field: 'task_source',
+    headerName: 'Source',
+    headerTooltip: 'Benchmark and domain of τ-bench / τ²-bench records; blank for workspace tasks',
+    width: 140,
+    ...set,
+  },
   {
     field: 'score',
     headerName: 'Score',
@@ -45,5 +53,13 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'external', headerName: 'External', width: 95, valueFormatter: flag, ...yesNoSet },
   { field: 'superseded', headerName: 'Superseded', width: 110, valueFormatter: flag, ...yesNoSet },
   { field: 'error', headerName: 'Error', width: 160, ...text },
+  {
+    field: 'warnings',
+    headerName: 'Warnings',
+    headerTooltip: 'Warnings the import kept (reader, grader): their text is in the viewer. 0 = none',
+    width: 100,
+    cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
+    ...set,
+  },
   { field: 'created_at', headerName: 'Created', width: 170, filter: 'agDateColumnFilter' },
 ];
