@@ -35,6 +35,15 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
       p.data?.passed ? 'status-cell status-valid' : p.data?.graded ? 'status-cell status-invalid' : '',
   },
   { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: flag, ...yesNoSet },
+  // Beside the grade it qualifies ("not graded: a call has no result", "graded against another task's checks").
+  {
+    field: 'warnings',
+    headerName: 'Warnings',
+    headerTooltip: 'Warnings the import kept (reader, grader): their text is in the viewer. 0 = none',
+    width: 100,
+    cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
+    ...set,
+  },
   { field: 'trial', headerName: 'Trial', width: 75, ...set },
   { field: 'agent', headerName: 'Agent', width: 150, ...set },
   { field: 'model', headerName: 'Model', width: 130, ...set },
@@ -53,13 +62,5 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'external', headerName: 'External', width: 95, valueFormatter: flag, ...yesNoSet },
   { field: 'superseded', headerName: 'Superseded', width: 110, valueFormatter: flag, ...yesNoSet },
   { field: 'error', headerName: 'Error', width: 160, ...text },
-  {
-    field: 'warnings',
-    headerName: 'Warnings',
-    headerTooltip: 'Warnings the import kept (reader, grader): their text is in the viewer. 0 = none',
-    width: 100,
-    cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
-    ...set,
-  },
   { field: 'created_at', headerName: 'Created', width: 170, filter: 'agDateColumnFilter' },
 ];
