@@ -109,6 +109,8 @@ describe('0016-task-source on a workspace where τ task ids of several sources m
     });
     insert(db, { ...old, id: 6, task: '7', taskId: 'T9', trace: tb('airline', '7', 0), reward: 1, run: 2 });
     insert(db, { ...old, id: 7, task: '5', trace: tb('airline', '5', 0), reward: 1, graded: 1 });
+    // τ² "12" in old too: new re-ran τ² airline 12, so this one stays superseded.
+    insert(db, { ...old, id: 8, task: '12', format: 'tau2-results', trace: 'a9-sim', reward: 0, context: 1 });
     // As 0015 computed it: collection new re-ran task "12", so all of old's "12" rows were superseded.
     db.prepare(
       "UPDATE trajectories SET superseded = 1, superseded_by = 'new' WHERE collection = 'old' AND task_id = '12'",
@@ -146,6 +148,7 @@ describe('0016-task-source on a workspace where τ task ids of several sources m
       { id: 5, task_id: '12', source_task_id: '12', task_source: null, superseded: 0 },
       { id: 6, task_id: 'T9', source_task_id: '7', task_source: 'tau-bench/airline', superseded: 0 },
       { id: 7, task_id: 'tau-bench/airline/5', source_task_id: '5', task_source: 'tau-bench/airline', superseded: 0 },
+      { id: 8, task_id: 'tau2/airline/12', source_task_id: '12', task_source: 'tau2/airline', superseded: 1 },
     ]);
     expect(db.pragma('foreign_key_check')).toEqual([]);
   });
@@ -160,14 +163,11 @@ describe('0016-task-source on a workspace where τ task ids of several sources m
       score: null,
       warnings: 1,
     });
-    const body = db.prepare('SELECT grade, warnings FROM trajectory_bodies WHERE trajectory_id = 7').get() as {
-      grade: string | null;
-      warnings: string;
+    expect(db.prepare('SELECT grade FROM trajectory_bodies WHERE trajectory_id = 7').get()).toEqual({ grade: null });
+    const { texts } = db.prepare('SELECT texts FROM trajectory_warnings WHERE trajectory_id = 7').get() as {
+      texts: string;
     };
-    expect(body.grade).toBeNull();
-    expect(JSON.parse(body.warnings)).toEqual([
-      expect.stringContaining('graded against the checks of workspace task 5'),
-    ]);
+    expect(JSON.parse(texts)).toEqual([expect.stringContaining('graded against the checks of workspace task 5')]);
     expect(db.prepare('SELECT count(*) AS n FROM trajectories WHERE warnings > 0').get()).toEqual({ n: 1 });
   });
 

@@ -93,19 +93,15 @@ export function trajectoriesWriter(db: WriteDb) {
     prepareCached(
       db,
       // CAST: a trajectory given as UTF-8 bytes is stored as TEXT, byte for byte (the database is UTF-8).
-      'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade, warnings) ' +
-        'VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)',
-    ).run(
-      id,
-      r.raw,
-      r.contextId,
-      r.file,
-      r.line,
-      r.trajectoryJson,
-      g ? JSON.stringify(g) : null,
-      // The texts live with the body (the viewer reads them); the row keeps their count for the grid.
-      r.warnings.length ? JSON.stringify(r.warnings) : null,
-    );
+      'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ' +
+        '?, ?, ?, ?, CAST(? AS TEXT), ?)',
+    ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
+    // The texts beside the body, only when there are some (the viewer reads them); the row keeps their count.
+    if (r.warnings.length)
+      prepareCached(db, 'INSERT INTO trajectory_warnings (trajectory_id, texts) VALUES (?, ?)').run(
+        id,
+        JSON.stringify(r.warnings),
+      );
     return { id, duplicate: false, trial };
   };
 

@@ -35,8 +35,7 @@ export const trajectoriesHandlers = {
     if (!row || !body) throw notFound(`trajectory ${input.id}`);
     const trajectory = loadTrajectory(ctx.db, row.source_format, body);
     const grade = body.grade === null ? null : GradeResult.parse(JSON.parse(body.grade));
-    const warnings = body.warnings === null ? [] : (JSON.parse(body.warnings) as string[]);
-    return { row, trajectory, grade: grade && locateEvidence(grade, trajectory), warnings };
+    return { row, trajectory, grade: grade && locateEvidence(grade, trajectory), warnings: repo.warnings(input.id) };
   },
   'trajectories.exportTrace': (input, ctx) => {
     const repo = trajectoriesRepo(ctx.db);

@@ -91,8 +91,6 @@ export type TrajectoryBody = {
   line: number | null;
   trajectory: string | null;
   grade: string | null;
-  /** JSON array of the import's warnings; null when there were none. */
-  warnings: string | null;
 };
 
 export function trajectoriesRepo(db: ReadDb) {
@@ -107,9 +105,15 @@ export function trajectoriesRepo(db: ReadDb) {
     body(id: number): TrajectoryBody | undefined {
       return prepareCached(
         db,
-        'SELECT raw, context_id, file, line, trajectory, grade, warnings FROM trajectory_bodies ' +
-          'WHERE trajectory_id = ?',
+        'SELECT raw, context_id, file, line, trajectory, grade FROM trajectory_bodies WHERE trajectory_id = ?',
       ).get(id) as TrajectoryBody | undefined;
+    },
+    /** The warnings its import kept, in the order they were raised ([] when none). */
+    warnings(id: number): string[] {
+      const r = prepareCached(db, 'SELECT texts FROM trajectory_warnings WHERE trajectory_id = ?').get(id) as
+        | { texts: string }
+        | undefined;
+      return r ? (JSON.parse(r.texts) as string[]) : [];
     },
     /** Ids matching an FTS5 query, best first (bm25), and how many match. */
     search(match: string, offset: number, limit: number): { ids: number[]; total: number } {

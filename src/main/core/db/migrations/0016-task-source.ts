@@ -20,9 +20,12 @@ const WHO = 'migration 0016-task-source';
  *   target (who: this migration); the log's earlier changes of a re-keyed id act on its new ids, so
  *   undo and redo still reach them. Statistics are recomputed at the next open (the update trigger
  *   listed the tasks in curation_dirty); supersession is recomputed here, by task.
- * - trajectories.warnings (their count) and trajectory_bodies.warnings (a JSON array of the texts):
- *   what the reader and the grader warned of, kept with the record; run_files.warned counts them per
- *   file of an import. No index on the count: "has warnings" is a filter of few values (see above).
+ * - trajectories.warnings (their count) and trajectory_warnings (their texts, a row only for a
+ *   trajectory that has some): what the reader and the grader warned of, kept with the record;
+ *   run_files.warned counts them per file of an import. No index on the count: "has warnings" is a
+ *   filter of few values (see above). A table of its own, not a column of trajectory_bodies: adding a
+ *   column to a table with CHECK constraints makes SQLite check every row, and reading every body
+ *   (their raw records overflow onto pages of their own) is most of a large workspace's file.
  * - (collection, task_id, trial) replaces (collection, task_id): the next free trial of a task in a
  *   collection (sources without trials) is read from the index, not from every row of the task.
  * - curation_grid gains task_source, the qualifier of a task id (what precedes its last '/').
@@ -31,10 +34,12 @@ export function up(db: Db): void {
   db.exec(`
     ALTER TABLE trajectories ADD COLUMN task_source TEXT;
     ALTER TABLE trajectories ADD COLUMN warnings INTEGER NOT NULL DEFAULT 0 CHECK (warnings >= 0);
-    ALTER TABLE trajectory_bodies ADD COLUMN warnings TEXT;
+    CREATE TABLE trajectory_warnings (
+      trajectory_id INTEGER PRIMARY KEY REFERENCES trajectories (id) ON DELETE CASCADE,
+      texts         TEXT NOT NULL   -- JSON array of the warnings' texts, in the order they were raised
+    ) STRICT;
     ALTER TABLE run_files ADD COLUMN warned INTEGER NOT NULL DEFAULT 0;
     DROP INDEX trajectories_collection_task;
-    CREATE INDEX trajectories_collection_task_trial ON trajectories (collection, task_id, trial);
   `);
   setTaskSources(db);
   const moved = rekey(db);
@@ -43,6 +48,8 @@ export function up(db: Db): void {
     recomputeSupersession(db);
   }
   db.exec(`
+    -- Built after the re-key: one pass over the table rather than an entry moved per re-keyed row.
+    CREATE INDEX trajectories_collection_task_trial ON trajectories (collection, task_id, trial);
     DROP TABLE IF EXISTS temp.rekey_0016;
     DROP VIEW curation_grid;
     CREATE VIEW curation_grid AS
@@ -57,33 +64,29 @@ export function up(db: Db): void {
 /**
  * τ-bench's domain is in its trajectory id (`tau-bench/<domain>/<task>/<trial>`, read from the
  * policy's title at import); τ²'s in its file's header, stored once per file (trajectory_contexts):
- * each header is parsed once here, not once per row.
+ * each header is parsed once (temp.context_domain_0016), then each τ² row reads its body's context id
+ * (bodies are read for τ² rows only: reaching that column reads past the raw record).
  */
 function setTaskSources(db: Db): void {
   db.exec(`
     UPDATE trajectories SET task_source = 'tau-bench/' || coalesce(CASE WHEN trace_id LIKE 'tau-bench/%/%'
         THEN nullif(substr(trace_id, 11, instr(substr(trace_id, 11), '/') - 1), '') END, 'unknown')
       WHERE source_format = 'tau-bench-v1';
-    UPDATE trajectories SET task_source = 'tau2/unknown' WHERE source_format = 'tau2-results';
+    CREATE TEMP TABLE context_domain_0016 AS
+      SELECT id, CASE WHEN json_valid(content) AND json_type(content, '$.info.environment_info.domain_name') = 'text'
+        THEN nullif(json_extract(content, '$.info.environment_info.domain_name'), '') END AS domain
+      FROM trajectory_contexts;
+    UPDATE trajectories SET task_source = 'tau2/' || coalesce((
+        SELECT d.domain FROM trajectory_bodies b JOIN temp.context_domain_0016 d ON d.id = b.context_id
+        WHERE b.trajectory_id = trajectories.id), 'unknown')
+      WHERE source_format = 'tau2-results';
+    DROP TABLE temp.context_domain_0016;
   `);
-  const contexts = db
-    .prepare(
-      `SELECT id, CASE WHEN json_valid(content) AND json_type(content, '$.info.environment_info.domain_name') = 'text'
-         THEN nullif(json_extract(content, '$.info.environment_info.domain_name'), '') END AS domain
-       FROM trajectory_contexts`,
-    )
-    .all() as { id: number; domain: string | null }[];
-  const set = db.prepare(
-    `UPDATE trajectories SET task_source = ? WHERE source_format = 'tau2-results'
-       AND id IN (SELECT trajectory_id FROM trajectory_bodies WHERE context_id = ?)`,
-  );
-  for (const c of contexts) if (c.domain !== null) set.run(`tau2/${c.domain}`, c.id);
 }
 
 /** τ rows still under their source's id, except those of an import that named the task to grade against. */
-const stale = (t = 'trajectories') => `${t}.task_source IS NOT NULL AND ${t}.task_id = ${t}.source_task_id
-  AND (${t}.run_id IS NULL OR ${t}.run_id NOT IN (SELECT id FROM runs WHERE settings ->> '$.taskId' IS NOT NULL))`;
-const STALE = stale();
+const STALE = `task_source IS NOT NULL AND task_id = source_task_id
+  AND (run_id IS NULL OR run_id NOT IN (SELECT id FROM runs WHERE settings ->> '$.taskId' IS NOT NULL))`;
 
 /** Re-keys the stale rows; answers how many moved. temp.rekey_0016 maps each old id to its new ones. */
 function rekey(db: Db): number {
@@ -92,18 +95,28 @@ function rekey(db: Db): number {
       SELECT DISTINCT task_id AS old, task_source || '/' || source_task_id AS new FROM trajectories WHERE ${STALE};
   `);
   // Graded against a workspace task whose id happened to equal the source's: those were another task's checks.
-  db.prepare(
-    `UPDATE trajectory_bodies SET grade = NULL, warnings = json_array(
-       'graded against the checks of workspace task ' || t.task_id || ', whose id equals this record''s; its task ' ||
-       'is ' || t.task_source || '/' || t.source_task_id || ' since task ids include their source, so the grade ' ||
-       'was removed (${WHO})')
-     FROM trajectories t WHERE t.id = trajectory_bodies.trajectory_id AND t.external = 0 AND ${stale('t')}`,
-  ).run();
-  db.exec(`
-    UPDATE trajectories SET external = 1, graded = 0, completion = NULL, safety = NULL, robustness = NULL,
-      score = NULL, passed = NULL, checks_origin = NULL, warnings = 1
-    WHERE external = 0 AND ${STALE};
-  `);
+  // Few rows if any: found through the row table, then their bodies one by one (a join read every body).
+  const wrong = db
+    .prepare(
+      `SELECT id, task_id, task_source || '/' || source_task_id AS key FROM trajectories
+       WHERE external = 0 AND ${STALE}`,
+    )
+    .all() as { id: number; task_id: string; key: string }[];
+  const ungrade = db.prepare('UPDATE trajectory_bodies SET grade = NULL WHERE trajectory_id = ?');
+  const warn = db.prepare('INSERT OR REPLACE INTO trajectory_warnings (trajectory_id, texts) VALUES (?, ?)');
+  for (const w of wrong) {
+    ungrade.run(w.id);
+    const text =
+      `graded against the checks of workspace task ${w.task_id}, whose id equals this record's; its task is ` +
+      `${w.key} since task ids include their source, so the grade was removed (${WHO})`;
+    warn.run(w.id, JSON.stringify([text]));
+  }
+  if (wrong.length)
+    db.exec(`
+      UPDATE trajectories SET external = 1, graded = 0, completion = NULL, safety = NULL, robustness = NULL,
+        score = NULL, passed = NULL, checks_origin = NULL, warnings = 1
+      WHERE external = 0 AND ${STALE};
+    `);
   return db.prepare(`UPDATE trajectories SET task_id = task_source || '/' || source_task_id WHERE ${STALE}`).run()
     .changes;
 }
