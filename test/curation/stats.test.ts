@@ -92,18 +92,22 @@ describe.skipIf(!hasTrajCorpus)('task statistics on the τ-bench corpus', () => 
     if (FULL_DATA) expect(tau.filter((r) => r.suggested === 'KEEP').length).toBe(14);
   });
 
-  it("adds a second source's attempts of the same task ids (τ² airline, one trial each) to them", async () => {
+  it("keeps a second source's tasks of the same ids (τ² airline, one trial each) apart from τ-bench's", async () => {
     await importFiles(core, { paths: [TAU2_RESULTS] });
     const after = await curationRows(core);
     const tau2 = JSON.parse(fs.readFileSync(TAU2_RESULTS, 'utf8')) as {
       simulations: { task_id: string; reward_info: { reward: number } }[];
     };
     if (FULL_DATA) expect(tau2.simulations.length).toBe(20);
+    // formats.md: the 20 τ² ids are τ-bench ids too; per domain and benchmark they are 70 tasks, not 50.
+    expect(after.size).toBe(rows.size + new Set(tau2.simulations.map((s) => s.task_id)).size);
+    if (FULL_DATA) expect(after.size).toBe(70);
     for (const s of tau2.simulations) {
-      const before = rows.get(s.task_id)!;
-      const now = after.get(s.task_id)!;
-      expect(now.attempts).toBe(before.attempts + 1);
-      expect(now.mean_completion).toBeCloseTo((before.mean_completion! * 4 + s.reward_info.reward) / 5, 12);
+      const bench = `tau-bench/airline/${s.task_id}`;
+      expect(rows.get(bench)!.attempts).toBe(4);
+      expect(after.get(bench)).toEqual(rows.get(bench));
+      expect(after.get(`tau2/airline/${s.task_id}`)).toMatchObject({ attempts: 1, task_source: 'tau2/airline' });
+      expect(after.get(`tau2/airline/${s.task_id}`)!.mean_completion).toBe(s.reward_info.reward);
     }
   });
 

@@ -12,7 +12,15 @@ import { agentRun, rec, trajectory } from './build';
  * export's memory stays flat from 10k to 1M trajectories. The decisions must not change with it.
  */
 describe('LightTable: the selection metadata of every record, in columns', () => {
-  const base = { taskId: 't', trial: null, collection: null, reward: null, bucket: null, override: null };
+  const base = {
+    taskId: 't',
+    trial: null,
+    collection: null,
+    attemptSet: null,
+    reward: null,
+    bucket: null,
+    override: null,
+  };
   const light = { ...base, pool: 'mixed', valid: true, prefix: 't' };
 
   it('gives back what was put in, ids of any script included, over several chunks; finds a repeated id', () => {
@@ -25,6 +33,7 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
         taskId: `task-${i % 7}`,
         trial: i % 5 ? i : null,
         collection: i % 2 ? 'c1' : null,
+        attemptSet: i % 2 ? 'c1' : null,
         reward: i % 4 ? i / 5000 : null,
         bucket: i % 3 ? 'TRIVIAL' : null,
         override: i % 11 ? null : 'exclude',
@@ -38,6 +47,7 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
       taskId: 'task-1',
       trial: 4999,
       collection: 'c1',
+      attemptSet: 'c1',
       reward: 4999 / 5000,
       bucket: 'TRIVIAL',
       override: null,
@@ -82,8 +92,8 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
     );
     expect(details).toEqual({
       a: 'superseded: task A was re-executed in collection c2',
-      c: 'duplicate: record d (imported later) has the same task and trial',
-      d: 'duplicate: record e (imported later) has the same task and trial',
+      c: 'duplicate: record d (stored later) has the same task and trial in the same run, agent and collection',
+      d: 'duplicate: record e (stored later) has the same task and trial in the same run, agent and collection',
       e: 'excluded_by_curation: excluded by a curation override',
       f: 'unsolvable: task C is UNSOLVABLE',
       g: expect.stringMatching(/^unknown_pool: pool nope has no rule \(known: mixed, /),

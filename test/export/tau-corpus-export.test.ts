@@ -68,8 +68,8 @@ describe.skipIf(!hasTauCorpora)(
 
     beforeAll(async () => {
       ws = await makeWorkspaceFile();
-      for (const [k, v] of tauBenchCalls()) sources.set(`tau-bench-v1:${k}`, v);
-      for (const [k, v] of tau2Calls()) sources.set(`tau2-results:${k}`, v);
+      for (const [k, v] of tauBenchCalls()) sources.set(`tau-bench/airline/${k}`, v);
+      for (const [k, v] of tau2Calls()) sources.set(`tau2/airline/${k}`, v);
       // τ-bench's airline tools: τ²'s airline set (from its own SFT rows) and the `think` tool τ² dropped.
       const tauTools = path.join(dir, 'tau-airline-tools.json');
       fs.writeFileSync(tauTools, JSON.stringify([...airlineTools(), THINK_TOOL]));

@@ -46,6 +46,7 @@ describe('runs.report and coworkenv report', () => {
       source: 'import',
       sourceFormat: 'messages-jsonl',
       sourceTaskId: task,
+      taskSource: null,
       sourceReward: null,
       sourceCompletion: null,
       sourceSuccess: null,
@@ -75,6 +76,7 @@ describe('runs.report and coworkenv report', () => {
       line: null,
       trajectoryJson: null,
       searchText: '',
+      warnings: [],
     });
     db.transaction(() => {
       const w = writeHandle(db);

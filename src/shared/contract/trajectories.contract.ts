@@ -106,9 +106,14 @@ export const trajectoriesContract = {
   'trajectories.get': query({
     summary:
       'One stored trajectory: its row, the canonical Trajectory (read from the stored source record; free-form ' +
-      'floats as plain numbers) and its grade (null when not graded).',
+      'floats as plain numbers), its grade (null when not graded) and the warnings its import kept with it.',
     input: z.object({ id: z.number().int() }),
-    output: z.object({ row: TrajectoryRow, trajectory: Trajectory, grade: GradeResult.nullable() }),
+    output: z.object({
+      row: TrajectoryRow,
+      trajectory: Trajectory,
+      grade: GradeResult.nullable(),
+      warnings: z.array(z.string()),
+    }),
   }),
   'trajectories.exportTrace': query({
     summary:

@@ -15,6 +15,7 @@ export const CURATION_COLUMNS: ColumnMap = {
   difficulty: { sql: 'difficulty', kind: 'text', selective: false, order: ['easy', 'medium', 'hard'] },
   services: { sql: 'services', kind: 'list' },
   external: num('external', false),
+  task_source: text('task_source', false),
   pool: text('pool', false),
   attempts: num('attempts'),
   scored: num('scored'),
@@ -32,7 +33,8 @@ export const CURATION_COLUMNS: ColumnMap = {
 };
 
 const COLS =
-  'task_id, name, category, language, difficulty, services, external, pool, attempts, scored, mean_completion, ' +
+  'task_id, name, category, language, difficulty, services, external, task_source, pool, attempts, scored, ' +
+  'mean_completion, ' +
   'variance, min_completion, best_completion, best_trajectory, best_trial, mean_score, passes, pass_known, ' +
   'pass_at_k, pass_hat_k, suggested, bucket, stats_at';
 type Raw = Record<string, unknown> & { services: string | null; external: number };

@@ -57,6 +57,7 @@ export function episodeRow(
     source: 'run',
     sourceFormat: 'studio',
     sourceTaskId: t.task_id,
+    taskSource: null,
     sourceReward: null,
     sourceCompletion: null,
     sourceSuccess: null,
@@ -76,6 +77,7 @@ export function episodeRow(
     line: null,
     trajectoryJson: o.forTransfer ? utf8.encode(json) : json,
     searchText: withoutKnownKeys(indexForSearch(t)),
+    warnings: [],
   };
 }
 

@@ -24,6 +24,7 @@ export type RunFile = {
   stored: number;
   duplicates: number;
   refused: number;
+  warned: number;
   finished: boolean;
   error: string | null;
 };
@@ -34,6 +35,8 @@ export type FileDelta = {
   stored: number;
   duplicates: number;
   refused: number;
+  /** Of the stored: records with warnings. */
+  warned?: number;
   finished?: boolean;
   error?: string | null;
 };
@@ -86,12 +89,13 @@ export function runsRepo(db: ReadDb) {
       return (r && (JSON.parse(r.settings) as { toolSchemas?: RunToolSchemas }).toolSchemas) || null;
     },
     /** How the stored rows of a run break down (computed from the rows, so a resumed run counts them all). */
-    storedCounts(runId: number): { external: number; graded: number; superseded: number } {
+    storedCounts(runId: number): { external: number; graded: number; superseded: number; warned: number } {
       return prepareCached(
         db,
         'SELECT coalesce(sum(external), 0) AS external, coalesce(sum(graded), 0) AS graded, ' +
-          'coalesce(sum(superseded), 0) AS superseded FROM trajectories WHERE run_id = ?',
-      ).get(runId) as { external: number; graded: number; superseded: number };
+          'coalesce(sum(superseded), 0) AS superseded, coalesce(sum(warnings > 0), 0) AS warned ' +
+          'FROM trajectories WHERE run_id = ?',
+      ).get(runId) as { external: number; graded: number; superseded: number; warned: number };
     },
   };
 }
@@ -145,13 +149,15 @@ export function runsWriter(db: WriteDb) {
       prepareCached(
         db,
         `UPDATE run_files SET position = ?, records = records + ?, stored = stored + ?, duplicates = duplicates + ?,
-           refused = refused + ?, finished = max(finished, ?), error = coalesce(?, error) WHERE run_id = ? AND idx = ?`,
+           refused = refused + ?, warned = warned + ?, finished = max(finished, ?), error = coalesce(?, error)
+         WHERE run_id = ? AND idx = ?`,
       ).run(
         JSON.stringify(d.position),
         d.records,
         d.stored,
         d.duplicates,
         d.refused,
+        d.warned ?? 0,
         d.finished ? 1 : 0,
         d.error ?? null,
         runId,

@@ -4,8 +4,9 @@ import type { PreparedRow } from './import/prepare';
 const INSERT = `INSERT INTO trajectories (
   task_id, trace_id, content_hash, model, agent, source, source_format, source_task_id, source_reward, source_success,
   run_id, trial, collection, external, valid, message_count, tool_call_count, char_count, tokens, duration_ms, error,
-  completion, safety, robustness, score, passed, graded, checks_origin, created_at, source_completion)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  completion, safety, robustness, score, passed, graded, checks_origin, created_at, source_completion, task_source,
+  warnings)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (collection, source_task_id, trial, content_hash) DO NOTHING`;
 
 type Inserted = { id: number; duplicate: boolean; trial: number };
@@ -22,12 +23,17 @@ export function trajectoriesWriter(db: WriteDb) {
       db,
       'SELECT id FROM trajectories WHERE collection = ? AND source_task_id = ? AND content_hash = ? LIMIT 1',
     ).get(r.collection, r.sourceTaskId, r.contentHash) as { id: number } | undefined;
+  /**
+   * Numbered per task id (the key exports dedup on, with the trial), not per source task: records of
+   * several source tasks graded against one task (--task) are that task's trials 0, 1, 2…, not each
+   * its trial 0 — which the export took for duplicates of one attempt. (collection, task_id, trial) is indexed.
+   */
   const nextTrial = (r: PreparedRow) =>
     (
       prepareCached(
         db,
-        'SELECT coalesce(max(trial) + 1, 0) AS t FROM trajectories WHERE collection = ? AND source_task_id = ?',
-      ).get(r.collection, r.sourceTaskId) as { t: number }
+        'SELECT coalesce(max(trial) + 1, 0) AS t FROM trajectories WHERE collection = ? AND task_id = ?',
+      ).get(r.collection, r.taskId) as { t: number }
     ).t;
 
   const search = (id: number, text: string) =>
@@ -73,6 +79,8 @@ export function trajectoriesWriter(db: WriteDb) {
       g?.checksOrigin ?? null,
       now,
       r.sourceCompletion,
+      r.taskSource,
+      r.warnings.length,
     );
     if (res.changes === 0) {
       const dup = prepareCached(
@@ -88,6 +96,12 @@ export function trajectoriesWriter(db: WriteDb) {
       'INSERT INTO trajectory_bodies (trajectory_id, raw, context_id, file, line, trajectory, grade) VALUES (?, ' +
         '?, ?, ?, ?, CAST(? AS TEXT), ?)',
     ).run(id, r.raw, r.contextId, r.file, r.line, r.trajectoryJson, g ? JSON.stringify(g) : null);
+    // The texts beside the body, only when there are some (the viewer reads them); the row keeps their count.
+    if (r.warnings.length)
+      prepareCached(db, 'INSERT INTO trajectory_warnings (trajectory_id, texts) VALUES (?, ?)').run(
+        id,
+        JSON.stringify(r.warnings),
+      );
     return { id, duplicate: false, trial };
   };
 

@@ -35,7 +35,7 @@ export const trajectoriesHandlers = {
     if (!row || !body) throw notFound(`trajectory ${input.id}`);
     const trajectory = loadTrajectory(ctx.db, row.source_format, body);
     const grade = body.grade === null ? null : GradeResult.parse(JSON.parse(body.grade));
-    return { row, trajectory, grade: grade && locateEvidence(grade, trajectory) };
+    return { row, trajectory, grade: grade && locateEvidence(grade, trajectory), warnings: repo.warnings(input.id) };
   },
   'trajectories.exportTrace': (input, ctx) => {
     const repo = trajectoriesRepo(ctx.db);

@@ -27,6 +27,7 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   source: text('source', false),
   source_format: text('source_format', false),
   source_task_id: text('source_task_id'),
+  task_source: text('task_source', false),
   source_reward: num('source_reward'),
   source_completion: num('source_completion'),
   source_success: num('source_success', false),
@@ -48,14 +49,17 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   score: num('score'),
   passed: num('passed', false),
   graded: num('graded', false),
+  // Few values (mostly 0): "has warnings" reads the table in order, like valid and graded; no index to pay on import.
+  warnings: num('warnings', false),
   created_at: text('created_at'),
 };
 
 const COLS =
-  'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, source_reward, ' +
+  'id, run_id, task_id, trial, collection, agent, model, source, source_format, source_task_id, task_source, ' +
+  'source_reward, ' +
   'source_completion, source_success, trace_id, external, valid, superseded, superseded_by, include_override, ' +
   `${BUCKET_SQL} AS bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, ` +
-  'safety, robustness, score, passed, graded, checks_origin, created_at';
+  'safety, robustness, score, passed, graded, checks_origin, warnings, created_at';
 type Raw = Record<string, unknown>;
 const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>
@@ -103,6 +107,13 @@ export function trajectoriesRepo(db: ReadDb) {
         db,
         'SELECT raw, context_id, file, line, trajectory, grade FROM trajectory_bodies WHERE trajectory_id = ?',
       ).get(id) as TrajectoryBody | undefined;
+    },
+    /** The warnings its import kept, in the order they were raised ([] when none). */
+    warnings(id: number): string[] {
+      const r = prepareCached(db, 'SELECT texts FROM trajectory_warnings WHERE trajectory_id = ?').get(id) as
+        | { texts: string }
+        | undefined;
+      return r ? (JSON.parse(r.texts) as string[]) : [];
     },
     /** Ids matching an FTS5 query, best first (bm25), and how many match. */
     search(match: string, offset: number, limit: number): { ids: number[]; total: number } {

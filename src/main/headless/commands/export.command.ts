@@ -83,7 +83,8 @@ export const exportSftCommand = defineCommand({
   },
   details: [
     'Selection: trajectories with an include override, or without an override and an admitted bucket; replacement',
-    'collections supersede, duplicates (task, trial) keep the latest, then the pool threshold, the converter filters',
+    'collections supersede, duplicates (task, trial) within one run of one agent and model in one collection keep',
+    'the latest (other runs and models are other attempts), then the pool threshold, the converter filters',
     'and the dialect lint. Every rejection is counted in rejections.jsonl and the manifest. Trajectories pass through',
     'credential redaction. With nothing curated yet the command says so and stops unless --all-uncurated.',
     "Records without a reward (a prepared SFT set such as τ²-bench's) pass only with --min-reward none; the manifest",

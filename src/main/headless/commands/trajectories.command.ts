@@ -57,7 +57,8 @@ async function render(ctx: RunContext, r: ImportResult): Promise<void> {
   for (const f of r.files) {
     const what = f.error
       ? `refused: ${f.error}`
-      : `${f.records} records, ${f.stored} stored, ${f.duplicates} duplicates, ${f.refused} refused`;
+      : `${f.records} records, ${f.stored} stored, ${f.duplicates} duplicates, ${f.refused} refused` +
+        `${f.warned ? `, ${f.warned} with warnings` : ''}`;
     ctx.out(`${f.path} (${f.format ?? 'unknown format'} → collection ${f.collection}): ${what}\n`);
   }
   // Every issue, in the form editors and terminals link to the line.
@@ -81,7 +82,9 @@ async function render(ctx: RunContext, r: ImportResult): Promise<void> {
   ctx.out(
     `${r.stored} stored (${r.graded} graded, ${r.external} of tasks not in the workspace), ${r.duplicates} ` +
       `duplicates, ${r.refused} refused` +
-      `${r.superseded ? `, ${r.superseded} superseded` : ''}; ${r.issueCount} issue` +
+      `${r.superseded ? `, ${r.superseded} superseded` : ''}` +
+      // Kept, not refused: the grid's Warnings column filters them (trajectories.list, a filter on warnings).
+      `${r.warned ? `, ${r.warned} stored with warnings` : ''}; ${r.issueCount} issue` +
       `${r.issueCount === 1 ? '' : 's'} (run ${r.runId})\n`,
   );
 }

@@ -13,6 +13,13 @@ const bucketClass = (p: { value?: unknown }) => (typeof p.value === 'string' ? `
 /** Curation grid columns; sorts and filters run in SQL over curation_grid (migration 0011). */
 export const CURATION_COLUMNS: ColDef<CurationTaskRow>[] = [
   { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...text },
+  {
+    field: 'task_source',
+    headerName: 'Source',
+    headerTooltip: 'Benchmark and domain the task id belongs to (τ-bench, τ²-bench); blank for workspace tasks',
+    width: 130,
+    ...set,
+  },
   { field: 'bucket', headerName: 'Assigned', width: 115, cellClass: bucketClass, ...set },
   { field: 'suggested', headerName: 'Suggested', width: 115, cellClass: bucketClass, ...set },
   {

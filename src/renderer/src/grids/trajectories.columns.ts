@@ -17,6 +17,14 @@ const flag = (p: { value?: boolean | null }) => yesNo(p.value);
 export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },
   { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...set },
+  // τ-bench and τ²-bench number tasks per domain: the benchmark/domain is part of the task's identity.
+  {
+    field: 'task_source',
+    headerName: 'Source',
+    headerTooltip: 'Benchmark and domain of τ-bench / τ²-bench records; blank for workspace tasks',
+    width: 140,
+    ...set,
+  },
   {
     field: 'score',
     headerName: 'Score',
@@ -27,6 +35,15 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
       p.data?.passed ? 'status-cell status-valid' : p.data?.graded ? 'status-cell status-invalid' : '',
   },
   { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: flag, ...yesNoSet },
+  // Beside the grade it qualifies ("not graded: a call has no result", "graded against another task's checks").
+  {
+    field: 'warnings',
+    headerName: 'Warnings',
+    headerTooltip: 'Warnings the import kept (reader, grader): their text is in the viewer. 0 = none',
+    width: 100,
+    cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
+    ...set,
+  },
   { field: 'trial', headerName: 'Trial', width: 75, ...set },
   { field: 'agent', headerName: 'Agent', width: 150, ...set },
   { field: 'model', headerName: 'Model', width: 130, ...set },

@@ -38,6 +38,8 @@ export const CurationTaskRow = z.object({
   services: z.array(z.string()),
   /** Not a workspace task (trajectories imported with their own rewards). */
   external: z.boolean(),
+  /** What qualifies the task id (before its last '/'): `tau-bench/airline`, `tau2/retail`; null for workspace ids. */
+  task_source: z.string().nullable(),
   pool: z.string(),
   attempts: int,
   scored: int,
@@ -66,6 +68,7 @@ export const CurationField = z.enum([
   'difficulty',
   'services',
   'external',
+  'task_source',
   'pool',
   'attempts',
   'scored',

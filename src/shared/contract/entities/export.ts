@@ -31,6 +31,9 @@ export const SftLineage = z.looseObject({
   runId: Id.nullable().optional(),
   trajectoryId: Id.nullable().optional(),
   bucketDecision: z.unknown().optional(),
+  /** The id the source gave the task, and what qualifies it (benchmark/domain) when the task key includes it. */
+  sourceTaskId: z.string().nullable().optional(),
+  taskSource: z.string().nullable().optional(),
 });
 export type SftLineage = z.infer<typeof SftLineage>;
 
@@ -42,6 +45,11 @@ export const SftRecordMeta = z.object({
   taskId: z.string().min(1),
   trial: z.number().int().nullable().default(null),
   collectionId: z.string().nullable().default(null),
+  /**
+   * The attempts this record is one of (§6.4's lineage: one agent and model's run in a collection): the dedup
+   * by (taskId, trial) never crosses attempt sets. null: the collection is the attempt set.
+   */
+  attemptSet: z.string().nullable().default(null),
   /** Collections this record's collection replaces (§6.4); the same list on every record of a collection. */
   supersedesCollections: z.array(z.string()).default([]),
   /** The scalar reward / task score compared with the pool threshold (§6.1). */

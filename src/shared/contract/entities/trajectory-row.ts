@@ -21,6 +21,12 @@ export const TrajectoryRow = z.object({
   source: z.enum(['import', 'run']),
   source_format: SourceFormat,
   source_task_id: z.string(),
+  /**
+   * The benchmark and domain of a τ-bench / τ²-bench record (`tau-bench/airline`, `tau2/retail`): their
+   * task ids are per domain, so its task is `<task_source>/<source_task_id>` unless the import named one.
+   * Null for sources whose task ids are the workspace's.
+   */
+  task_source: z.string().nullable(),
   source_reward: z.number().nullable(),
   /** The source's own completion (scores.completion), when it gives one. */
   source_completion: z.number().nullable(),
@@ -49,6 +55,8 @@ export const TrajectoryRow = z.object({
   /** False when our grader did not grade it (external task, or the source lacks what the grader needs). */
   graded: z.boolean(),
   checks_origin: z.enum(['authored', 'derived_from_task_yaml']).nullable(),
+  /** How many warnings the import kept with it (reader and grader: trajectories.get gives their text). */
+  warnings: int,
   created_at: z.string(),
 });
 export type TrajectoryRow = z.infer<typeof TrajectoryRow>;
@@ -65,6 +73,7 @@ export const TrajectorySortField = z.enum([
   'source',
   'source_format',
   'source_task_id',
+  'task_source',
   'source_reward',
   'source_completion',
   'source_success',
@@ -86,6 +95,7 @@ export const TrajectorySortField = z.enum([
   'score',
   'passed',
   'graded',
+  'warnings',
   'created_at',
 ]);
 
@@ -112,6 +122,8 @@ export const ImportFileOutcome = z.object({
   stored: int,
   duplicates: int,
   refused: int,
+  /** Of the stored: records kept with warnings. */
+  warned: int,
   /** Why the file could not be read at all (missing, unknown format, changed since the import started). */
   error: z.string().nullable(),
 });
@@ -128,6 +140,8 @@ export const ImportResult = z.object({
   external: int,
   /** Of the stored: graded by the shared grader. */
   graded: int,
+  /** Of the stored: records kept with warnings (the grid's Warnings column filters them). */
+  warned: int,
   /** Trajectories of earlier collections this import superseded, and of its own that were superseded. */
   superseded: int,
   files: z.array(ImportFileOutcome),

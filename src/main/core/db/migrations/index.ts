@@ -14,6 +14,7 @@ import * as m0012 from './0012-bucket-index';
 import * as m0013 from './0013-bucket-join';
 import * as m0014 from './0014-slot-facets';
 import * as m0015 from './0015-fts-merge';
+import * as m0016 from './0016-task-source';
 import * as m0017 from './0017-mean-buckets';
 
 export type Migration = { name: string; up(db: Db): void };
@@ -35,6 +36,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0013,
   m0014,
   m0015,
-  // 0016 is reserved for a sibling branch's migration; merge it before this one.
+  m0016,
   m0017,
 ];

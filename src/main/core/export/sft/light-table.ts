@@ -7,6 +7,8 @@ export type Light = {
   taskId: string;
   trial: number | null;
   collection: string | null;
+  /** Dedup stays inside it (§6.4); the collection when the record names none. */
+  attemptSet: string | null;
   reward: number | null;
   bucket: SftBucket | null;
   override: 'include' | 'exclude' | null;
@@ -94,6 +96,7 @@ export class LightTable {
   private readonly task = new Column((n) => new Int32Array(n));
   private readonly trial = new Column((n) => new Float64Array(n));
   private readonly collection = new Column((n) => new Int32Array(n));
+  private readonly attemptSet = new Column((n) => new Int32Array(n));
   private readonly reward = new Column((n) => new Float64Array(n));
   /** bucket (2 bits), override (2 bits), valid (1 bit). */
   private readonly flags = new Column((n) => new Uint8Array(n));
@@ -126,6 +129,7 @@ export class LightTable {
     this.task.set(i, this.intern(l.taskId));
     this.trial.set(i, l.trial ?? Number.NaN);
     this.collection.set(i, l.collection === null ? -1 : this.intern(l.collection));
+    this.attemptSet.set(i, l.attemptSet === null ? -1 : this.intern(l.attemptSet));
     this.reward.set(i, l.reward ?? Number.NaN);
     this.flags.set(i, BUCKETS.indexOf(l.bucket) | (OVERRIDES.indexOf(l.override) << 2) | (l.valid ? 16 : 0));
     this.pool.set(i, this.intern(l.pool));
@@ -180,6 +184,10 @@ export class LightTable {
     return this.collection.get(i);
   }
 
+  attemptSetKey(i: number): number {
+    return this.attemptSet.get(i);
+  }
+
   poolKey(i: number): number {
     return this.pool.get(i);
   }
@@ -218,6 +226,7 @@ export class LightTable {
       taskId: this.string(this.task.get(i)),
       trial: this.trialOf(i),
       collection: c === -1 ? null : this.string(c),
+      attemptSet: this.attemptSet.get(i) === -1 ? null : this.string(this.attemptSet.get(i)),
       reward: this.rewardOf(i),
       bucket: this.bucketOf(i),
       override: this.overrideOf(i),

@@ -74,6 +74,7 @@ export function readLights(
       taskId: m.taskId,
       trial: m.trial,
       collection: m.collectionId,
+      attemptSet: m.attemptSet ?? m.collectionId,
       reward: m.reward,
       bucket: m.bucket,
       override: m.includeOverride,
@@ -135,13 +136,15 @@ function markSuperseded(t: LightTable, supersedes: Map<string, Set<string>>, v: 
 }
 
 /**
- * The duplicate rule (§6.4), kept in this one function: records of the same task and trial are one
- * rollout stored twice, the later record wins, and each earlier one is rejected naming the next. A
- * record without a trial is never a duplicate. Sorting record numbers by (key, order) puts each group
+ * The duplicate rule (§6.4), kept in this one function: records of the same task and trial within one
+ * attempt set (trajectories/attempt-set.ts: one agent and model's run in a collection — never across
+ * models, runs or collections) are one rollout stored twice, the later record wins, and each earlier
+ * one is rejected naming the next. A record without a trial is never a duplicate. Sorting record numbers by (key, order) puts each group
  * side by side, with no map of keys per record; a change of rule changes `key` (and the table's columns).
  */
 function markDuplicates(t: LightTable, v: Verdicts): void {
-  const key = (a: number, b: number) => t.taskKey(a) - t.taskKey(b) || t.trialOf(a)! - t.trialOf(b)!;
+  const key = (a: number, b: number) =>
+    t.attemptSetKey(a) - t.attemptSetKey(b) || t.taskKey(a) - t.taskKey(b) || t.trialOf(a)! - t.trialOf(b)!;
   let n = 0;
   const ids = new Uint32Array(t.size);
   for (let i = 0; i < t.size; i++) if (!v.has(i) && t.trialOf(i) !== null) ids[n++] = i;
@@ -150,8 +153,9 @@ function markDuplicates(t: LightTable, v: Verdicts): void {
 }
 
 /**
- * Steps 1–3 of §6.5 on metadata alone: replacement supersession, then dedup by (task, trial) with
- * the later record winning, then buckets (UNSOLVABLE set aside), then the pool's reward threshold.
+ * Steps 1–3 of §6.5 on metadata alone: replacement supersession, then dedup by (task, trial) within
+ * an attempt set with the later record winning (never across models, runs or collections), then
+ * buckets (UNSOLVABLE set aside), then the pool's reward threshold.
  * Answers a verdict for every record these steps reject; the others go on to the converter.
  */
 export function preselect(

@@ -5,6 +5,7 @@ import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import type { RolloutGroupKey } from '../advantages/rollout-groups';
 import { tasksRepo } from '../../tasks/tasks.repo';
+import { attemptSetSql } from '../../trajectories/attempt-set';
 import { ContextCache } from '../../trajectories/load-trajectory';
 import { storedExportTask, type ExportTask } from '../export-task';
 import { importTools } from './import-tools';
@@ -49,10 +50,10 @@ function filterSql(f: RolloutFilter): { sql: string; params: (string | number)[]
 
 /**
  * The rollouts of an RL package: stored trajectories of the exported tasks graded against them (not
- * external), not superseded, in the selection's runs, collections and agents, one per (task, run or collection,
- * agent, trial) — the latest stored — in that order, so each group's trials are together. A student's trial 0 and a
- * teacher's are different attempts, never duplicates (formats.md §6.4). Curation does not filter rollouts: a group
- * needs its failures.
+ * external), not superseded, in the selection's runs, collections and agents, one per (attempt set, task, trial) —
+ * the latest stored; two runs or two models are different attempts, never duplicates (trajectories/attempt-set.ts,
+ * formats.md §6.4) — ordered by (task, run or collection, agent, trial), so each group's trials are together.
+ * Curation does not filter rollouts: a group needs its failures.
  */
 export function rolloutIds(
   db: ReadDb,
@@ -64,10 +65,10 @@ export function rolloutIds(
   const where = filterSql(f);
   const rows = db
     .prepare(
-      `SELECT max(id) AS id, task_id, run_id, collection, agent FROM trajectories
-       WHERE external = 0 AND superseded = 0 ${where.sql}
-       GROUP BY task_id, coalesce(run_id, -1), CASE WHEN run_id IS NULL THEN collection END, agent, trial
-       ORDER BY task_id, coalesce(run_id, -1), collection, agent, trial`,
+      `SELECT max(t.id) AS id, t.task_id, t.run_id, t.collection, t.agent FROM trajectories t
+       WHERE t.external = 0 AND t.superseded = 0 ${where.sql}
+       GROUP BY ${attemptSetSql('t')}, t.task_id, t.trial
+       ORDER BY t.task_id, coalesce(t.run_id, -1), t.collection, t.agent, t.trial, id`,
     )
     .all(...where.params) as {
     id: number;

@@ -4,6 +4,7 @@ import type { SourceFormat } from '../../../../shared/contract/entities/trajecto
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { redactValue } from '../../lib/redact';
+import { attemptSetOf } from '../../trajectories/attempt-set';
 import { ContextCache, loadTrajectory } from '../../trajectories/load-trajectory';
 import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
 import { tasksRepo } from '../../tasks/tasks.repo';
@@ -16,8 +17,12 @@ import { type GivenTools, importTools } from './import-tools';
 type Row = {
   id: number;
   task_id: string;
+  source_task_id: string;
+  task_source: string | null;
   trial: number;
   collection: string;
+  agent: string;
+  model: string;
   supersedes: string | null;
   score: number | null;
   source_reward: number | null;
@@ -102,14 +107,13 @@ export function exportTrajectory(
   // No schemas of its own (τ-bench, τ²'s tool_defs: null, Claw-Eval traces): the tools file its import was given,
   // else the workspace task it is graded against; the manifest says which (metadata.tool_schemas_source).
   const given = loaded.tools.length ? null : (givenOf(row.run_id) ?? taskGiven(row, toolsOf));
-  const t = given
-    ? {
-        ...loaded,
-        task_id: row.task_id,
-        tools: given.tools,
-        metadata: { ...loaded.metadata, [SCHEMA_SOURCE_KEY]: given.source },
-      }
-    : { ...loaded, task_id: row.task_id };
+  // The task key (task-key.ts) is the exported task id; the source's own id and its qualifier go with it.
+  const metadata = {
+    ...loaded.metadata,
+    ...(row.task_source === null ? {} : { source_task_id: row.source_task_id, task_source: row.task_source }),
+    ...(given ? { [SCHEMA_SOURCE_KEY]: given.source } : {}),
+  };
+  const t = { ...loaded, task_id: row.task_id, tools: given ? given.tools : loaded.tools, metadata };
   const { value, report } = redactTrajectory(t, clean);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
   return value;
@@ -142,8 +146,9 @@ export const admittedOf = (s: SftSelection): AdmittableBucket[] =>
 
 /**
  * The workspace's trajectories as SFT records, in storage order (the later of two (task, trial)
- * duplicates wins, as imported). Every stored row is fed, superseded and uncurated ones included,
- * so the core counts each with its reason; bodies are loaded only when the core asks for them.
+ * duplicates of one attempt set wins, as stored; trajectories/attempt-set.ts). Every stored row is
+ * fed, superseded and uncurated ones included, so the core counts each with its reason; bodies are
+ * loaded only when the core asks for them.
  * Re-iterable: each pass runs the query again (the core reads metadata, then bodies, then winners).
  */
 export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): Iterable<SftRecord> {
@@ -152,7 +157,8 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
   const pool = `coalesce(b.pool, '${DEFAULT_TASK_POOL}')`;
   const inPool = s.pool === undefined ? '' : `AND ${pool} = ?`;
   const sql = `
-    SELECT t.id, t.task_id, t.trial, t.collection, c.supersedes, t.score, t.source_reward, t.completion,
+    SELECT t.id, t.task_id, t.source_task_id, t.task_source, t.trial, t.collection, t.agent, t.model, c.supersedes,
+      t.score, t.source_reward, t.completion,
       t.valid, t.error, t.external, b.bucket, t.include_override, t.run_id, t.source_format,
       k.version AS task_version, k.slot_id, ${pool} AS pool
     FROM trajectories t
@@ -183,10 +189,11 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
         const bucket = r.bucket !== null && BUCKETS.has(r.bucket) ? (r.bucket as SftBucket) : null;
         yield {
           recordId: String(r.id),
-          // A task outside the workspace is named by its source: τ-bench's task "0" is not τ²-bench's "0".
-          taskId: r.external ? `${r.source_format}:${r.task_id}` : r.task_id,
+          // The task key: τ-bench's and τ²-bench's ids already carry their benchmark and domain (task-key.ts).
+          taskId: r.task_id,
           trial: r.trial,
           collectionId: r.collection,
+          attemptSet: attemptSetOf(r),
           supersedesCollections: r.supersedes ? (JSON.parse(r.supersedes) as string[]) : [],
           // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
           reward: r.score ?? r.source_reward,
@@ -201,6 +208,10 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             runId: r.run_id,
             trajectoryId: r.id,
             collection: r.collection,
+            agent: r.agent,
+            model: r.model,
+            sourceTaskId: r.source_task_id,
+            taskSource: r.task_source,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
           trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, givenOf, contexts, clean),

@@ -31,6 +31,7 @@ export function readClawEval(text: string, ctx: FormatContext): Normalized {
     row: {
       traceId: t.trace?.trace_id ?? t.trajectory_id,
       sourceTaskId: t.task_id,
+      taskSource: null,
       trial: null,
       reward: t.reward,
       success: last ? last.passed : null,

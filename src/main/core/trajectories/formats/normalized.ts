@@ -7,6 +7,11 @@ export type RowHints = {
   /** The source's id of this trajectory (trace id, simulation id, or <format>/<domain>/<task>/<trial>). */
   traceId: string;
   sourceTaskId: string;
+  /**
+   * The benchmark and domain that qualify sourceTaskId (task-key.ts): `tau-bench/airline`, `tau2/retail`;
+   * null for sources whose task ids are the workspace's.
+   */
+  taskSource: string | null;
   /** null: the source has no trial (the next free trial of the task in the collection is taken). */
   trial: number | null;
   reward: number | null;

@@ -155,6 +155,7 @@ export function readOpenAi(value: unknown, ctx: FormatContext, conv?: Conversati
     row: {
       traceId: typeof r.id === 'string' && r.id ? r.id : id,
       sourceTaskId: taskId,
+      taskSource: null,
       trial,
       reward,
       success: typeof flag === 'boolean' ? flag : null,

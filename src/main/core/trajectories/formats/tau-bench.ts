@@ -1,5 +1,6 @@
 import { Conversation, flattenContent } from './conversation';
 import { trajectoryOf, type FormatContext, type Normalized } from './normalized';
+import { taskSourceOf } from '../task-key';
 import { arr, isObj, obj, optStr, RecordError, rewardOf, rewardSuccess, str, taskIdOf, trialOf } from './record-error';
 
 /** "# Airline Agent Policy" → airline: τ-bench v1 files do not name their domain elsewhere. */
@@ -94,6 +95,7 @@ export function readTauBench(value: unknown, ctx: FormatContext): Normalized {
     row: {
       traceId: id,
       sourceTaskId: taskId,
+      taskSource: taskSourceOf('tau-bench', domain),
       trial,
       reward,
       success: rewardSuccess(reward),

@@ -3,6 +3,7 @@ import { Conversation, flattenContent, type SourceCall } from './conversation';
 import { trajectoryOf, usageOf, type FormatContext, type Normalized } from './normalized';
 import { arr, isObj, obj, optStr, RecordError, rewardOf, rewardSuccess, str, taskIdOf, trialOf } from './record-error';
 import type { Obj } from './record-error';
+import { taskSourceOf } from '../task-key';
 
 /**
  * The agent's system prompt τ²-bench's LLM agent sends (its <instructions> wrapper as the τ² SFT
@@ -148,6 +149,7 @@ export function readTau2(value: unknown, ctx: FormatContext): Normalized {
     row: {
       traceId: simId,
       sourceTaskId: taskId,
+      taskSource: taskSourceOf('tau2', domain),
       trial,
       reward,
       success: rewardSuccess(reward),

@@ -32,6 +32,7 @@ export function importResult(db: ReadDb, runId: number): ImportResult {
     refused: run.failed,
     external: stored.external,
     graded: stored.graded,
+    warned: stored.warned,
     superseded,
     files: files.map((f) => ({
       path: f.path,
@@ -41,6 +42,7 @@ export function importResult(db: ReadDb, runId: number): ImportResult {
       stored: f.stored,
       duplicates: f.duplicates,
       refused: f.refused,
+      warned: f.warned,
       error: f.error,
     })),
     issues: repo.issues(runId, 0, SHOWN_ISSUES),

@@ -155,12 +155,14 @@ function consume(
       const now = ctx.now();
       let stored = 0;
       let duplicates = 0;
+      let warned = 0;
       const tasks = new Set<string>();
       const rows = contextId ? m.rows.map((r) => ({ ...r, contextId })) : m.rows;
       w.insertAll(rows, now).forEach((res, i) => {
         if (res.duplicate) duplicates++;
         else {
           stored++;
+          if (rows[i]!.warnings.length) warned++;
           tasks.add(rows[i]!.taskId);
         }
       });
@@ -171,6 +173,7 @@ function consume(
         stored,
         duplicates,
         refused: m.refused,
+        warned,
         finished: m.finished,
         error: m.error,
       });

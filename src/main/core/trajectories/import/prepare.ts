@@ -8,6 +8,7 @@ import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import type { Normalized } from '../formats';
 import { indexForSearch } from '../search-text';
+import { taskKeyOf } from '../task-key';
 import { gradableRun } from '../stored-grade';
 import { countsOf } from '../trajectory-stats';
 
@@ -21,6 +22,8 @@ export type PreparedRow = {
   source: 'import' | 'run';
   sourceFormat: SourceFormat;
   sourceTaskId: string;
+  /** The benchmark and domain qualifying the source's task id (task-key.ts); null when it names a workspace task. */
+  taskSource: string | null;
   sourceReward: number | null;
   /** The source's own scores.completion (curation prefers it to the reward when our grader has none). */
   sourceCompletion: number | null;
@@ -47,6 +50,11 @@ export type PreparedRow = {
    */
   trajectoryJson: string | Uint8Array | null;
   searchText: string;
+  /**
+   * What makes the record or its grade less telling than it looks (the reader's and the grader's
+   * warnings): stored with it, counted by the import, filterable in the grid.
+   */
+  warnings: string[];
 };
 
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -67,21 +75,22 @@ export type PrepareOptions = {
   contextId: number | null;
   file: string | null;
   line: number | null;
-  /** Grade every record against this task (the record's own id stays source_task_id). */
+  /** Grade every record against this task (the record's own id stays source_task_id, its source task_source). */
   taskId: string | null;
   agent: string | null;
   spec: (taskId: string) => TaskSpec | null;
 };
 
 /**
- * A read record → the row to store: graded with the shared grader when its task is in the
- * workspace and it carries what the grader reads (dispatches, or calls that all have results);
- * else kept as external (task unknown) or ungraded, with the source's reward either way.
+ * A read record → the row to store, under its task key (task-key.ts): graded with the shared grader
+ * when its task is in the workspace and it carries what the grader reads (dispatches, or calls that
+ * all have results); else kept as external (task unknown) or ungraded, with the source's reward
+ * either way.
  */
 export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { row: PreparedRow; warnings: string[] } {
   const t = n.trajectory;
   const warnings = [...n.warnings];
-  const taskId = o.taskId ?? n.row.sourceTaskId;
+  const taskId = o.taskId ?? taskKeyOf(n.row.taskSource, n.row.sourceTaskId);
   const spec = o.spec(taskId);
   let grade: GradeResult | null = null;
   if (spec && n.row.gradable) {
@@ -99,6 +108,7 @@ export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { 
       source: 'import',
       sourceFormat: t.source.format,
       sourceTaskId: n.row.sourceTaskId,
+      taskSource: n.row.taskSource,
       sourceReward: n.row.reward,
       sourceCompletion: finite(t.scores?.completion),
       sourceSuccess: n.row.success,
@@ -118,6 +128,8 @@ export function prepareRecord(raw: Buffer, n: Normalized, o: PrepareOptions): { 
       line: o.line,
       trajectoryJson: null,
       searchText: indexForSearch(t),
+      // In the row, not beside it: bulk imports hand on rows only (produce.ts), and lost them.
+      warnings,
     },
     warnings,
   };

@@ -62,7 +62,7 @@ function Side({ d }: { d: Loaded }) {
       <h3>
         #{d.row.id} · {d.row.agent} · trial {d.row.trial}
       </h3>
-      <RowFacts row={d.row} t={d.trajectory} />
+      <RowFacts row={d.row} t={d.trajectory} warnings={d.warnings} />
       <Conversation t={d.trajectory} focus={new Set()} dispatches={calls.byCall} />
     </div>
   );

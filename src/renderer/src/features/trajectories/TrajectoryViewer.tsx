@@ -68,7 +68,7 @@ export function TrajectoryViewer({ id, onClose }: { id: number; onClose(): void 
           </button>
         </span>
       </header>
-      <RowFacts row={d.row} t={d.trajectory} />
+      <RowFacts row={d.row} t={d.trajectory} warnings={d.warnings} />
       {notice && (
         <p className="notice notice-info" data-testid="viewer-notice">
           {notice}
