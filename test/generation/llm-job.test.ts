@@ -94,7 +94,14 @@ describe('generation.run with the llm generator', () => {
       concurrency: 1, // the script is a list: one request at a time keeps its order
     });
     const ja = await wait(core, first);
-    const slotB = { slots: { ids: [b] }, perSlot: 1, seed: 9, generator: 'llm', endpoint: 'genjob', concurrency: 1 };
+    const slotB = {
+      slots: { ids: [b] },
+      perSlot: 1,
+      seed: 9,
+      generator: 'llm' as const,
+      endpoint: 'genjob',
+      concurrency: 1,
+    };
     const jb = await wait(core, (await ok(core, 'generation.run', slotB)).jobId);
     // Only held requests go out under the short timeout: it must fire, and no answer can lose a race with it.
     await ok(core, 'endpoints.update', { name: 'genjob', timeout_ms: 1000 });
