@@ -3,6 +3,7 @@ import { openDb } from '../../src/main/core/db/sqlite';
 import { jobsLedger } from '../../src/main/core/jobs/jobs.repo';
 import type { RunResult } from '../../src/shared/contract/entities/run';
 import { ok } from '../helpers/call';
+import { nextEvent } from '../helpers/events';
 import { generatedTasks } from '../helpers/generated-tasks';
 import { runWorkspace, waitJob } from '../helpers/run-workspace';
 
@@ -31,13 +32,19 @@ describe('a run row follows its job to the end', { timeout: 180_000 }, () => {
       db.close();
     }
   };
-  /** Until the job runs and has committed a batch beyond `after` (the run row exists, with trajectories). */
-  const started = async (jobId: string, after = 0) => {
-    for (;;) {
-      const j = await ok(t.core, 'jobs.get', { id: jobId });
-      if ((j.state === 'running' && j.done > after) || !['queued', 'running'].includes(j.state)) return j;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  /**
+   * Until the job runs and has committed a batch beyond `after` (the run row exists, with trajectories): its progress
+   * event, or its row if that already says so (the listener is set first, so no event falls between).
+   */
+  const started = async (jobId: string, after = 0): Promise<{ state: string }> => {
+    const moved = (j: { state: string; done: number }) =>
+      (j.state === 'running' && j.done > after) || !['queued', 'running'].includes(j.state);
+    const next = nextEvent(
+      t.core.events,
+      (e) => e.event === 'job.progress' && e.payload.jobId === jobId && moved(e.payload),
+    );
+    const j = await ok(t.core, 'jobs.get', { id: jobId });
+    return moved(j) ? j : ((await next).payload as { state: string });
   };
 
   it('cancelled: the run says cancelled; resumed: running, then done with every pair', async () => {
