@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runEpisode } from '../../src/main/core/agents/agent-loop';
 import { modelAgent } from '../../src/main/core/agents/model-agent';
 import { createModelClient } from '../../src/main/core/agents/model-client';
@@ -9,8 +9,7 @@ import { Trajectory } from '../../src/shared/contract/entities/trajectory';
 import { readTrace, writeTrace } from '../../src/main/core/traces';
 import { planModel } from '../helpers/plan-model';
 import {
-  chat,
-  delayed,
+  held,
   rateLimited,
   type ScriptedServer,
   startScriptedOpenAI,
@@ -22,6 +21,7 @@ import { validTask } from '../validation/valid-task';
 const spec = TaskSpec.parse(validTask());
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -29,7 +29,8 @@ async function agentOn(script: Script, o: { timeoutMs?: number; key?: string } =
   const srv = await startScriptedOpenAI({ script, ...(o.key ? { requireKey: o.key } : {}) });
   servers.push(srv);
   const client = createModelClient(
-    { name: 'teacher', baseUrl: srv.baseUrl, model: 'm-1', apiKey: o.key ?? null, timeoutMs: o.timeoutMs ?? 10_000 },
+    // Past the test's hang guard unless a test is about timeouts: a busy machine must not turn late answers into them.
+    { name: 'teacher', baseUrl: srv.baseUrl, model: 'm-1', apiKey: o.key ?? null, timeoutMs: o.timeoutMs ?? 600_000 },
     { retry: { baseDelayMs: 1, maxDelayMs: 2, retryTimeouts: true } },
   );
   return { srv, agent: modelAgent(client) };
@@ -128,12 +129,20 @@ describe('the agent loop with a model over HTTP (scripted server)', () => {
 
   it('a timed-out model call is retried; one that always times out ends the episode as an infra error', async () => {
     const model = planModel(spec);
-    const once = await agentOn((req, n) => (n === 0 ? delayed(2000, model(req)) : model(req)), { timeoutMs: 300 });
-    const ok = await runEpisode({ spec, fixtures: [], agent: once.agent });
+    // The first request is never answered, and the client's timers are fake: its 300 ms timeout fires when the test
+    // moves the clock, and no later request's can (a real 300 ms timer fires on a busy machine before late answers).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const once = await agentOn((req, n) => (n === 0 ? held() : model(req)), { timeoutMs: 300 });
+    const run = runEpisode({ spec, fixtures: [], agent: once.agent });
+    await once.srv.chatsArrived(1);
+    await vi.advanceTimersByTimeAsync(310); // the timeout, then the retry's backoff (1–2 ms)
+    const ok = await run;
+    vi.useRealTimers();
     expect(ok.grade.score).toBe(0.96);
     expect(ok.trajectory.messages[2]!.meta?.attempts).toMatchObject([{ status: null }, { status: 200 }]);
 
-    const never = await agentOn((req) => delayed(2000, model(req)), { timeoutMs: 200, key: 'sk-secret-123456' });
+    // Never answered: every attempt times out, whatever the machine's speed.
+    const never = await agentOn(() => held(), { timeoutMs: 200, key: 'sk-secret-123456' });
     const bad = await runEpisode({ spec, fixtures: [], agent: never.agent });
     expect(bad.stop).toBe('error');
     expect(bad.trajectory).toMatchObject({ termination: 'infra_error', valid: false });
@@ -144,7 +153,7 @@ describe('the agent loop with a model over HTTP (scripted server)', () => {
 
   it("stops at the task's timeout_seconds, cutting a model call short; and after max_turns", async () => {
     const slow = TaskSpec.parse({ ...validTask(), environment: { max_turns: 20, timeout_seconds: 0.4 } });
-    const { agent } = await agentOn(() => delayed(60_000, chat('late')));
+    const { agent } = await agentOn(() => held()); // only the task's timeout can end the call
     const e = await runEpisode({ spec: slow, fixtures: [], agent });
     expect(e.stop).toBe('timeout');
     expect(e.trajectory).toMatchObject({ termination: 'max_steps', valid: true });
@@ -159,10 +168,10 @@ describe('the agent loop with a model over HTTP (scripted server)', () => {
   });
 
   it('cancel during a model call stops at once and yields nothing', async () => {
-    const { srv, agent } = await agentOn(() => delayed(120_000, chat('never')));
+    const { srv, agent } = await agentOn(() => held()); // only the cancel can end the call
     const ctl = new AbortController();
     const run = runEpisode({ spec, fixtures: [], agent, signal: ctl.signal });
-    while (srv.chatRequests().length === 0) await new Promise((r) => setTimeout(r, 10));
+    await srv.chatsArrived(1);
     ctl.abort(new Error('cancelled by the test'));
     await expect(run).rejects.toThrow();
   });

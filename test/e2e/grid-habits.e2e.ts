@@ -196,7 +196,23 @@ test('pinned id/family, hidden columns, sort, filter, search and widths survive 
   await app.getByLabel('Quick search').fill('email');
   await expect(app.getByTestId('status-rows')).toHaveText(/of 26 rows \(filtered\)/);
   const status = await app.getByTestId('status-rows').textContent();
-  await app.waitForTimeout(400);
+  // The reload must find the grid's saved state; ag-grid reports it a moment after a change, so wait for the state
+  // itself (not for 400 ms, which a busy machine may outlast).
+  const saved = () =>
+    app.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith('coworkenv.grid:'))
+        .map((k) => JSON.parse(localStorage.getItem(k) ?? '{}') as unknown),
+    );
+  await expect.poll(saved).toContainEqual(
+    expect.objectContaining({
+      quick: 'email',
+      grid: expect.objectContaining({
+        sort: { sortModel: [expect.objectContaining({ colId: 'target_count', sort: 'asc' })] },
+        columnVisibility: { hiddenColIds: expect.arrayContaining(['notes']) },
+      }),
+    }),
+  );
   await app.reload();
   await expect(app.getByTestId('status-rows')).toHaveText(status!);
   await expect(app.getByLabel('Quick search')).toHaveValue('email');

@@ -5,8 +5,9 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.e2e.ts',
   outputDir: '../../test-results/e2e',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Hang guards, not speed checks: the suite must pass beside other work on a shared 2-core machine (issue 16).
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
   workers: 2,
   reporter: [['list']],
   use: {

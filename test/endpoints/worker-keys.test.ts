@@ -32,7 +32,7 @@ require('node:fs').writeFileSync(workerData.workspacePath + '.seen.json',
     });
     cores.push(core);
     const { jobId } = await ok(core, 'validation.run', { all: true });
-    const job = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 20_000 });
+    const job = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 }); // a hang guard: a worker starting
     expect(job.state).toBe('failed'); // the stand-in never finishes a job
     expect(JSON.parse(fs.readFileSync(`${workspacePath}.seen.json`, 'utf8'))).toEqual({
       secrets: { hosted: KEY },

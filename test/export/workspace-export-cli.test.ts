@@ -177,13 +177,16 @@ describe.skipIf(!canRun)(
       for (const k of PLANTED) expect(rollouts).not.toContain(k);
       let stop: () => void = () => {};
       const stopped = new Promise<void>((res) => (stop = res));
-      let served = '';
+      // The line the server prints once it listens (an event, not a poll with a deadline); it ending first fails.
+      let listening: (line: string) => void = () => {};
+      const served = new Promise<string>((res) => (listening = res));
       const server = runCliCaptured(['--workspace', ws, '--json', 'env', 'serve', '--package', to, '--port', '0'], {
-        stdout: (s) => void (served += s),
+        stdout: (s) => listening(s),
         untilStopped: () => stopped,
       });
-      for (let i = 0; i < 200 && !served; i++) await new Promise((res) => setTimeout(res, 25));
-      const info = JSON.parse(served) as { data: { url: string } };
+      const ended = server.then((r) => Promise.reject(new Error(`env serve ended (${r.code}): ${r.stderr}`)));
+      ended.catch(() => {}); // read by the race only: after stop() it ends on purpose
+      const info = JSON.parse(await Promise.race([served, ended])) as { data: { url: string } };
       const root = (await (await fetch(info.data.url)).json()) as { tasks: number };
       expect(root.tasks).toBeGreaterThan(10);
       stop();

@@ -3,8 +3,8 @@ import { createModelClient, type ModelTarget } from '../../src/main/core/agents/
 import { generateWithLlm, type LlmReport } from '../../src/main/core/generation/llm/generate-llm';
 import {
   chat,
-  delayed,
   garbage,
+  held,
   httpError,
   rateLimited,
   startScriptedOpenAI,
@@ -27,7 +27,9 @@ async function run(
   const srv = await startScriptedOpenAI({ script, requireKey: KEY });
   servers.push(srv);
   const client = createModelClient(
-    { name: 'gen-ep', baseUrl: srv.baseUrl, model: 'test-model', apiKey: KEY, timeoutMs: 5000, ...o.target },
+    // The timeout is past the test's hang guard unless a test is about timeouts: a busy machine must not turn a late
+    // answer into a timeout and a retry.
+    { name: 'gen-ep', baseUrl: srv.baseUrl, model: 'test-model', apiKey: KEY, timeoutMs: 600_000, ...o.target },
     { retry: { baseDelayMs: 10 } },
   );
   const report = await generateWithLlm(SLOT, {
@@ -147,8 +149,8 @@ describe('generateWithLlm', () => {
   });
 
   it('a timeout: retried once, then discarded as a timeout', async () => {
-    const slow = delayed(2500, chat(JSON.stringify(answer())));
-    const { report } = await run([slow, slow], { target: { timeoutMs: 1000 } });
+    // Never answered: the timeout must fire both times, whatever the machine's speed.
+    const { report } = await run([held(), held()], { target: { timeoutMs: 1000 } });
     expect(report.outcomes[0]).toMatchObject({ status: 'discarded', reasonKind: 'timeout' });
     expect(report.outcomes[0]!.reason).toContain('no answer within 1 s');
     expect(report.counts).toMatchObject({ timeouts: 2, retries: 1, requests: 2 });
@@ -205,14 +207,13 @@ describe('generateWithLlm', () => {
 
   it('cancelling stops at once and keeps only finished candidates', async () => {
     const ctl = new AbortController();
-    const started = Date.now();
     const script = (_req: unknown, n: number) => {
       if (n === 0) return chat(JSON.stringify(answer()));
-      setTimeout(() => ctl.abort(), 50); // while the second candidate's request is in flight
-      return delayed(20_000, chat('never'));
+      // The second candidate's request has arrived and is never answered: only the cancel can end the run.
+      setImmediate(() => ctl.abort());
+      return held();
     };
     const { report } = await run(script, { count: 2, signal: ctl.signal });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(report.stopped).toBe('cancelled');
     expect(report.outcomes.map((o) => o.status)).toEqual(['valid']);
   });

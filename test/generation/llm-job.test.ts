@@ -4,7 +4,8 @@ import type { Core } from '../../src/main/core';
 import { fail, ok, slotInput } from '../helpers/call';
 import {
   chat,
-  delayed,
+  gated,
+  held,
   rateLimited,
   startScriptedOpenAI,
   type Script,
@@ -15,6 +16,12 @@ import { answer, brokenWeights, SLOT } from './llm-fixtures';
 
 const KEY = 'sk-genjob-0a1b2c3d4e5f60718293';
 const ENV = 'COWORKENV_KEY_GENJOB';
+/**
+ * The endpoint's timeout unless a test is about timeouts: an hour (the most it may be), so it cannot fire before the
+ * test's own hang guard. With a short one, a busy machine that answers late turns an answer into a timeout and a
+ * retry (12 requests became 14): a test's outcome must not hang on the machine's speed.
+ */
+const NEVER_MS = 3_600_000;
 
 const cores: Core[] = [];
 const servers: ScriptedServer[] = [];
@@ -24,7 +31,7 @@ afterEach(async () => {
 });
 
 /** A workspace, an endpoint on a scripted server (its key in the environment), `slots` slots the example fits. */
-async function setup(script: Script, o: { slots?: number; timeoutMs?: number; serverKey?: string } = {}) {
+async function setup(script: Script, o: { slots?: number; serverKey?: string } = {}) {
   const srv = await startScriptedOpenAI({ script, requireKey: o.serverKey ?? KEY });
   servers.push(srv);
   const { core, workspacePath } = createTestCore({ env: { [ENV]: KEY } });
@@ -35,7 +42,7 @@ async function setup(script: Script, o: { slots?: number; timeoutMs?: number; se
     model: 'scripted-model',
     key_source: 'env',
     key_env: ENV,
-    timeout_ms: o.timeoutMs ?? 1000,
+    timeout_ms: NEVER_MS,
   });
   const { slots } = await ok(core, 'plan.create', {
     rows: Array.from({ length: o.slots ?? 1 }, () =>
@@ -71,9 +78,9 @@ describe('generation.run with the llm generator', () => {
         // slot B, candidate 0: rate limited, the client waits as told and succeeds
         rateLimited('0'),
         chat(json(answer())),
-        // candidate 1: slower than the endpoint's 1 s timeout, twice → discarded as a timeout
-        delayed(3000, chat(json(answer()))),
-        delayed(3000, chat(json(answer()))),
+        // candidate 1 (a job of its own, under a 1 s timeout): never answered, twice → discarded as a timeout
+        held(),
+        held(),
       ],
       { slots: 2 },
     );
@@ -87,15 +94,18 @@ describe('generation.run with the llm generator', () => {
       concurrency: 1, // the script is a list: one request at a time keeps its order
     });
     const ja = await wait(core, first);
-    const { jobId: second } = await ok(core, 'generation.run', {
+    const slotB = {
       slots: { ids: [b] },
-      perSlot: 2,
+      perSlot: 1,
       seed: 9,
-      generator: 'llm',
+      generator: 'llm' as const,
       endpoint: 'genjob',
       concurrency: 1,
-    });
-    const jb = await wait(core, second);
+    };
+    const jb = await wait(core, (await ok(core, 'generation.run', slotB)).jobId);
+    // Only held requests go out under the short timeout: it must fire, and no answer can lose a race with it.
+    await ok(core, 'endpoints.update', { name: 'genjob', timeout_ms: 1000 });
+    const jc = await wait(core, (await ok(core, 'generation.run', slotB)).jobId);
     expect(srv.exhausted).toBe(0);
     expect(ja).toMatchObject({ state: 'done', done: 3, total: 3 });
     expect(ja.result).toMatchObject({
@@ -116,11 +126,14 @@ describe('generation.run with the llm generator', () => {
       ],
     });
     expect(jb.result).toMatchObject({
+      perSlot: [{ slotId: b, generated: 1, validFirstTime: 1, repaired: 0, discarded: 0 }],
+    });
+    expect(jc.result).toMatchObject({
       perSlot: [
         {
           slotId: b,
-          generated: 2,
-          validFirstTime: 1,
+          generated: 1,
+          validFirstTime: 0,
           repaired: 0,
           discarded: 1,
           discardReasons: [{ reason: 'timeout', count: 1 }],
@@ -171,7 +184,15 @@ describe('generation.run with the llm generator', () => {
   });
 
   it('runs requests concurrently and commits in order: every candidate of 3 slots, each answered', async () => {
-    const { srv, core, ids } = await setup(() => chat(json(answer())), { slots: 3 });
+    // A barrier, not a stopwatch: the first four requests are answered only once all four are in flight, so a job
+    // that asked one at a time never finishes (jobs.wait gives up and the state is not done).
+    let open = () => {};
+    const allIn = new Promise<void>((r) => void (open = r));
+    const script = (_req: unknown, n: number) => {
+      if (n === 3) open();
+      return n < 4 ? gated(allIn, chat(json(answer()))) : chat(json(answer()));
+    };
+    const { srv, core, ids } = await setup(script, { slots: 3 });
     const { jobId } = await ok(core, 'generation.run', {
       slots: 'all',
       perSlot: 4,
@@ -182,6 +203,7 @@ describe('generation.run with the llm generator', () => {
     });
     const job = await wait(core, jobId);
     expect(job).toMatchObject({ state: 'done', done: 12, total: 12, result: { validFirstTime: 12, discarded: 0 } });
+    // One request per candidate: no retry (the timeout cannot fire, see NEVER_MS).
     expect(srv.chatRequests()).toHaveLength(12);
     const rows = (await ok(core, 'tasks.list', { limit: 50, sort: [{ field: 'task_id', dir: 'asc' }] })).rows;
     expect(rows.map((r) => r.task_id)).toEqual(
@@ -190,10 +212,7 @@ describe('generation.run with the llm generator', () => {
   });
 
   it('cancel stops a request in flight; committed candidates stay', async () => {
-    let n = 0;
-    const { srv, core } = await setup(() => (n++ === 0 ? chat(json(answer())) : delayed(60_000, chat('late'))), {
-      timeoutMs: 120_000,
-    });
+    const { srv, core } = await setup((_req, n) => (n === 0 ? chat(json(answer())) : held()));
     const { jobId } = await ok(core, 'generation.run', {
       perSlot: 3,
       seed: 4,
@@ -201,10 +220,10 @@ describe('generation.run with the llm generator', () => {
       endpoint: 'genjob',
       concurrency: 1,
     });
-    while (srv.chatRequests().length < 2) await new Promise((r) => setTimeout(r, 20));
+    await srv.chatsArrived(2);
     await ok(core, 'jobs.cancel', { id: jobId });
-    // The second request would answer after a minute: the job ends long before (jobs.wait would time out).
-    const job = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 30_000 });
+    // The second request is never answered and its timeout is an hour: only the cancel can end the job in time.
+    const job = await ok(core, 'jobs.wait', { id: jobId, timeoutMs: 60_000 });
     expect(job).toMatchObject({ state: 'cancelled', done: 1 });
     const counts = await ok(core, 'generation.slotCounts', {});
     expect(counts.slots[0]).toMatchObject({ generated: 1, validTasks: 1 });

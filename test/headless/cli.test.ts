@@ -257,7 +257,8 @@ describe('commands and workspaces', () => {
       env: { COWORKENV_BROWSER: browser },
     });
     const info = await onServing;
-    const argv = await vi.waitFor(() => fs.readFileSync(argsFile, 'utf8'), { timeout: 10_000 });
+    // The fake browser is a shell the CLI spawns: a busy machine may take seconds; a hang guard, not a race.
+    const argv = await vi.waitFor(() => fs.readFileSync(argsFile, 'utf8'), { timeout: 60_000 });
     expect(argv).not.toContain(info.token);
     const link = argv.trim();
     expect(link).toMatch(new RegExp(`^${info.url}/open/[A-Za-z0-9_-]+$`));

@@ -17,7 +17,10 @@ import type { AddressInfo, Socket } from 'node:net';
  *   toolCalls([{name, arguments}])   a completion asking for tool calls; arguments may be a broken string
  *   httpError(status, {retryAfter, message})   an OpenAI-style error body; 429 with Retry-After
  *   garbage(text)            a 200 whose body is not JSON (content-type application/json unless given)
- *   delayed(ms, step)        answer `step` after ms (longer than the client's timeout = a timeout)
+ *   delayed(ms, step)        answer `step` after ms (pacing only: never to outlast a client's timeout)
+ *   held(step?)              never answer (until close): the client's timeout or an abort must end it,
+ *                            so a test of either holds whatever the load (a delay might lose the race)
+ *   gated(gate, step)        answer `step` once the promise `gate` settles (a barrier the test opens)
  *   hangUp()                 close the socket without answering (a transport error)
  * A script function `(req, n) => Step` answers by looking at the request (e.g. tools offered →
  * tool call) — what an end-to-end test with many requests wants. When a list runs out, the
@@ -38,6 +41,7 @@ export type Step =
       finishReason?: string;
       usage?: Usage | null;
       delayMs?: number;
+      gate?: Promise<unknown>;
     }
   | {
       type: 'error';
@@ -46,9 +50,10 @@ export type Step =
       retryAfter?: string;
       headers?: Record<string, string>;
       delayMs?: number;
+      gate?: Promise<unknown>;
     }
-  | { type: 'raw'; body: string; status?: number; contentType?: string; delayMs?: number }
-  | { type: 'hang-up'; delayMs?: number };
+  | { type: 'raw'; body: string; status?: number; contentType?: string; delayMs?: number; gate?: Promise<unknown> }
+  | { type: 'hang-up'; delayMs?: number; gate?: Promise<unknown> };
 
 export type RecordedRequest = {
   method: string;
@@ -84,6 +89,8 @@ export type ScriptedServer = {
   chatRequests(): RecordedRequest[];
   /** Append steps to a list script. */
   push(...steps: Step[]): void;
+  /** Resolves once `n` chat requests have arrived (the test's timeout bounds the wait): an event, not a poll. */
+  chatsArrived(n: number): Promise<void>;
   /** Requests answered "script exhausted". */
   readonly exhausted: number;
   close(): Promise<void>;
@@ -116,6 +123,8 @@ export const garbage = (body = '<html>502 Bad Gateway</html>', contentType = 'ap
 });
 export const delayed = (delayMs: number, step: Step): Step => ({ ...step, delayMs });
 export const hangUp = (): Step => ({ type: 'hang-up' });
+export const gated = (gate: Promise<unknown>, step: Step): Step => ({ ...step, gate });
+export const held = (step: Step = chat('never')): Step => gated(new Promise(() => {}), step);
 
 /**
  * A script function that answers like a model: the first offered tool is called when tools are
@@ -149,6 +158,8 @@ export async function startScriptedOpenAI(
   const timers = new Set<NodeJS.Timeout>();
   let exhausted = 0;
   let chats = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const chatRequests = () => requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
 
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (res.destroyed) return;
@@ -217,6 +228,8 @@ export async function startScriptedOpenAI(
       const path = (req.url ?? '/').split('?')[0]!;
       const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, raw, body };
       requests.push(rec);
+      const arrived = chatRequests().length;
+      for (const w of waiters.filter((x) => x.n <= arrived)) waiters.splice(waiters.indexOf(w), 1), w.resolve();
       if (o.requireKey !== undefined && req.headers.authorization !== `Bearer ${o.requireKey}`) {
         const sent = (req.headers.authorization ?? '').replace(/^Bearer\s+/, '');
         const masked = sent ? `${sent.slice(0, 3)}***${sent.slice(-2)}` : '(none)';
@@ -246,10 +259,12 @@ export async function startScriptedOpenAI(
         step = httpError(500, { message: 'scripted server: script exhausted' });
       }
       const s = step;
+      const go = () => answer(res, s, rec);
+      const send = () => void (s.gate ? s.gate.then(go, go) : go());
       if (s.delayMs) {
-        const t = setTimeout(() => (timers.delete(t), answer(res, s, rec)), s.delayMs);
+        const t = setTimeout(() => (timers.delete(t), send()), s.delayMs);
         timers.add(t);
-      } else answer(res, s, rec);
+      } else send();
     });
   });
   server.on('connection', (s) => {
@@ -262,8 +277,10 @@ export async function startScriptedOpenAI(
     baseUrl: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
-    chatRequests: () => requests.filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions')),
+    chatRequests,
     push: (...steps) => void queue.push(...steps),
+    chatsArrived: (n) =>
+      chatRequests().length >= n ? Promise.resolve() : new Promise((resolve) => void waiters.push({ n, resolve })),
     get exhausted() {
       return exhausted;
     },

@@ -9,6 +9,11 @@ export const TS_WORKER = {
   workerEntry: path.join(REPO_ROOT, 'test/helpers/ts-worker.cjs'),
 };
 
+/** TS_WORKER with a barrier after a fresh job's first batch until a cancel is asked (ts-worker-cancel-barrier.cjs). */
+export const TS_WORKER_CANCEL_BARRIER = {
+  workerEntry: path.join(REPO_ROOT, 'test/helpers/ts-worker-cancel-barrier.cjs'),
+};
+
 export { tempDir } from './temp';
 
 export const FIXED_NOW = new Date('2026-03-01T09:00:00.000Z');

@@ -11,7 +11,10 @@ rl.on('line', async (line) => {
   const [workspacePath, label] = line.split(' ') as [string, string];
   let out: unknown;
   try {
-    const core = createCore({ workspacePath, seedDemo: true, watchIntervalMs: 0 });
+    // A minute for another racer's lock, not the default 5 s: a loaded machine may hold a first start that long, and
+    // the race's outcome (one file, one demo plan, every acked write) must not hang on its speed. A write that could
+    // never get the lock (SQLite's BUSY_SNAPSHOT and the like) still fails at once.
+    const core = createCore({ workspacePath, seedDemo: true, watchIntervalMs: 0, busyTimeoutMs: 60_000 });
     out = await core.dispatch('plan.create', {
       rows: [
         {

@@ -10,7 +10,8 @@ import { generatedTasks } from '../helpers/generated-tasks';
 import { planModel } from '../helpers/plan-model';
 import { runWorkspace, waitJob } from '../helpers/run-workspace';
 import {
-  delayed,
+  chat,
+  held,
   rateLimited,
   type RecordedRequest,
   type ScriptedServer,
@@ -28,13 +29,14 @@ afterEach(async () => {
 /**
  * A scripted "teacher" over 10 generated tasks: it solves each task by its reference plan (multi-turn
  * tasks open with a question to the simulated user), and the server misbehaves on purpose — one
- * 429 (then success), one answer slower than the endpoint's timeout (retried), a malformed tool
- * call on task 3 and an unknown tool on task 4 in every trial (the model's errors, graded, never a
- * crash). `paceMs` slows every answer so a test can kill the run midway.
+ * 429 (then success), a malformed tool call on task 3 and an unknown tool on task 4 in every trial
+ * (the model's errors, graded, never a crash). Episodes begun after the first `stall.after` are never
+ * answered: a run stalls there, whatever the machine's speed, so a test can kill it midway.
  */
-function teacher(tasks: TaskSpec[], paceMs = 0) {
+function teacher(tasks: TaskSpec[]) {
   const byPrompt = new Map(tasks.map((t) => [t.prompt.text, t]));
-  const fired = { rateLimited: 0, slow: 0 };
+  const fired = { rateLimited: 0 };
+  const stall = { after: Number.POSITIVE_INFINITY, begun: 0 };
   const models = new Map(
     tasks.map((t, i) => {
       const first = t.reference_plan![0]!;
@@ -53,16 +55,16 @@ function teacher(tasks: TaskSpec[], paceMs = 0) {
     if (!spec) return { type: 'error', status: 400, message: 'unknown task prompt' };
     const turn = req.body!.messages.filter((m) => m.role === 'assistant').length;
     const answer = models.get(spec.task_id)!(req);
+    if (turn === 0 && ++stall.begun > stall.after) return held(); // an episode's first request
     if (spec === tasks[1] && turn === 1 && !fired.rateLimited) return (fired.rateLimited++, rateLimited('0'));
-    if (spec === tasks[2] && turn === 2 && !fired.slow) return (fired.slow++, delayed(1500, answer));
-    return paceMs ? delayed(paceMs, answer) : answer;
+    return answer;
   };
-  return { script, fired };
+  return { script, fired, stall };
 }
 
-async function setup(paceMs = 0) {
+async function setup() {
   const tasks = generatedTasks(10);
-  const t = teacher(tasks, paceMs);
+  const t = teacher(tasks);
   const srv = await startScriptedOpenAI({ script: t.script });
   servers.push(srv);
   const w = runWorkspace(tasks);
@@ -71,13 +73,15 @@ async function setup(paceMs = 0) {
     base_url: srv.baseUrl,
     model: 'scripted-teacher',
     key_source: 'none',
-    timeout_ms: 1000,
+    // An hour: it cannot fire before the test's hang guard. A short one turned late answers on a busy machine
+    // into timeouts and retries the test did not plan (the timeout case has a run of its own below).
+    timeout_ms: 3_600_000,
   });
   return { tasks, srv, ...t, ...w };
 }
 
 describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000 }, () => {
-  it('10 tasks × 3 trials → 30 graded via a 429, a timeout, a malformed call, an unknown tool', async () => {
+  it('10 tasks × 3 trials → 30 graded via a 429, a malformed call, an unknown tool; a timeout is retried', async () => {
     const { core, tasks, srv, fired } = await setup();
     const { jobId } = await ok(core, 'runs.start', {
       agent: { kind: 'endpoint', endpoint: 'teacher' },
@@ -89,7 +93,7 @@ describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000
     expect(job.state, job.error ?? '').toBe('done');
     const r = job.result as RunResult;
     expect(r).toMatchObject({ planned: 30, stored: 30, errors: 0, graded: 30, agent: 'teacher (scripted-teacher)' });
-    expect(fired).toEqual({ rateLimited: 1, slow: 1 });
+    expect(fired).toEqual({ rateLimited: 1 });
     expect(r.tokens).toBeGreaterThan(0);
 
     const rows = (await ok(core, 'trajectories.list', { limit: 100 })).rows;
@@ -99,13 +103,10 @@ describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000
       const ids = rows.filter((x) => x.task_id === taskId).map((x) => x.id);
       return Promise.all(ids.map((id) => ok(core, 'trajectories.get', { id })));
     };
-    // The 429 and the timeout were retried inside one trajectory each: its assistant turn keeps the attempts.
-    for (const i of [1, 2]) {
-      const all = await get(tasks[i]!.task_id);
-      const retried = all.filter((x) => (x.trajectory.metadata.retries as number) > 0);
-      expect(retried).toHaveLength(1);
-      expect(retried[0]!.grade!.passed).toBe(true);
-    }
+    // The 429 was retried inside one trajectory: its assistant turn keeps the attempts.
+    const retried = (await get(tasks[1]!.task_id)).filter((x) => (x.trajectory.metadata.retries as number) > 0);
+    expect(retried).toHaveLength(1);
+    expect(retried[0]!.grade!.passed).toBe(true);
     // The malformed call: recorded as the model's error, dispatched with {} as Claw-Eval does, still graded.
     const firstCall = (x: Awaited<ReturnType<typeof get>>[number]) =>
       x.trajectory.messages.find((m) => m.role === 'assistant' && m.tool_calls.length)!;
@@ -129,13 +130,37 @@ describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000
     expect(srv.chatRequests().every((q) => q.headers.authorization === undefined)).toBe(true);
     const runs = await ok(core, 'runs.list', { kind: 'run' });
     expect(runs.rows[0]).toMatchObject({ agent_kind: 'model', endpoint_name: 'teacher', model: 'scripted-teacher' });
+
+    // A timeout, in a run of its own under a 1 s timeout: the first request is never answered (the timeout must fire),
+    // the run retries it, and the answer ends the episode. Should a busy machine answer a retry late, it is retried
+    // again: the first attempt's timeout is what this checks.
+    const slow = await startScriptedOpenAI({ script: (_req, n) => (n === 0 ? held() : chat('I cannot do this.')) });
+    servers.push(slow);
+    await ok(core, 'endpoints.update', { name: 'teacher', base_url: slow.baseUrl, timeout_ms: 1000 });
+    const one = tasks.find((x) => !x.user_agent?.enabled)!;
+    const started = await ok(core, 'runs.start', {
+      agent: { kind: 'endpoint', endpoint: 'teacher' },
+      tasks: [one.task_id],
+      trials: 1,
+      collection: 'timeout-run',
+      maxAttempts: 20,
+    });
+    const timedOut = await waitJob(core, started.jobId);
+    expect(timedOut.result).toMatchObject({ planned: 1, stored: 1, errors: 0 });
+    const id = (await ok(core, 'trajectories.list', { limit: 100 })).rows.find((x) => x.collection === 'timeout-run')!;
+    const x = await ok(core, 'trajectories.get', { id: id.id });
+    expect(x.trajectory.metadata.retries).toBeGreaterThanOrEqual(1);
+    const first = x.trajectory.messages.find((m) => m.role === 'assistant')!;
+    const attempts = first.meta?.attempts as { status: number | null; error: string | null }[];
+    expect(attempts[0]).toMatchObject({ status: null, error: expect.stringMatching(/no answer within 1 s/) });
+    expect(attempts.at(-1)).toMatchObject({ status: 200 });
     await core.close();
   });
 
   it.skipIf(!fs.existsSync(BUILT_CLI))(
     'coworkenv run, killed with SIGKILL midway, resumes: 30 graded trajectories, no pair twice',
     async () => {
-      const { core, workspacePath: ws } = await setup(40);
+      const { core, workspacePath: ws, stall } = await setup();
       await core.close();
       const cli = (args: string[]) =>
         spawn(process.execPath, [path.join(REPO_ROOT, 'bin/coworkenv.js'), '--workspace', ws, ...args], {
@@ -150,6 +175,9 @@ describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000
           db.close();
         }
       };
+      // The 8th and 9th episodes are never answered: both lanes stall after 7 pairs, whatever the machine's speed.
+      // The run is killed once its progress line says 7 are stored: no poll, no deadline.
+      stall.after = 7;
       const first = cli([
         'run',
         '--tasks',
@@ -162,16 +190,19 @@ describe('a run against a scripted OpenAI-compatible server', { timeout: 180_000
         '2',
       ]);
       const exited = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
-      let stored = 0;
-      for (let i = 0; i < 600 && stored < 8; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        stored = count();
-      }
+      let progress = '';
+      await new Promise<void>((resolve) =>
+        first.stderr!.on('data', (d: Buffer) => {
+          progress += d;
+          const done = [...progress.matchAll(/\((\d+)\/30\)/g)].map((m) => Number(m[1]));
+          if (done.some((n) => n >= 7)) resolve();
+        }),
+      );
       first.kill('SIGKILL');
       await exited;
       const before = count();
-      expect(before).toBeGreaterThanOrEqual(8);
-      expect(before).toBeLessThan(30);
+      expect(before).toBe(7);
+      stall.after = Number.POSITIVE_INFINITY;
 
       const resumed = cli(['--json', 'run', '--resume', '1']);
       let out = '';

@@ -68,11 +68,15 @@ describe('a reference-agent run killed midway', { timeout: 300_000 }, () => {
       await t.core.close(); // the CLI processes own the workspace now
       const first = cli(run('killed'));
       const firstEnded = ended(first);
-      let n = 0;
-      for (let i = 0; i < 1200 && n < 300; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        n = stored();
-      }
+      // Killed on the run's own progress line saying 300 are stored (an event: no poll with a deadline to miss on a
+      // busy machine); 1,700 episodes are left, far more than the moment the kill takes.
+      let progress = '';
+      await new Promise<void>((resolve) =>
+        first.stderr!.on('data', (d: Buffer) => {
+          progress += d;
+          if ([...progress.matchAll(/\((\d+)\/2000\)/g)].some((m) => Number(m[1]) >= 300)) resolve();
+        }),
+      );
       first.kill('SIGKILL');
       await firstEnded;
       const before = stored();
