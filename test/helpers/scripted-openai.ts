@@ -17,9 +17,8 @@ import type { AddressInfo, Socket } from 'node:net';
  *   toolCalls([{name, arguments}])   a completion asking for tool calls; arguments may be a broken string
  *   httpError(status, {retryAfter, message})   an OpenAI-style error body; 429 with Retry-After
  *   garbage(text)            a 200 whose body is not JSON (content-type application/json unless given)
- *   delayed(ms, step)        answer `step` after ms (pacing only: never to outlast a client's timeout)
  *   held(step?)              never answer (until close): the client's timeout or an abort must end it,
- *                            so a test of either holds whatever the load (a delay might lose the race)
+ *                            so a test of either holds whatever the load (no delay that might lose a race)
  *   gated(gate, step)        answer `step` once the promise `gate` settles (a barrier the test opens)
  *   hangUp()                 close the socket without answering (a transport error)
  * A script function `(req, n) => Step` answers by looking at the request (e.g. tools offered →
@@ -40,7 +39,6 @@ export type Step =
       toolCalls?: ScriptedToolCall[];
       finishReason?: string;
       usage?: Usage | null;
-      delayMs?: number;
       gate?: Promise<unknown>;
     }
   | {
@@ -49,11 +47,10 @@ export type Step =
       message?: string;
       retryAfter?: string;
       headers?: Record<string, string>;
-      delayMs?: number;
       gate?: Promise<unknown>;
     }
-  | { type: 'raw'; body: string; status?: number; contentType?: string; delayMs?: number; gate?: Promise<unknown> }
-  | { type: 'hang-up'; delayMs?: number; gate?: Promise<unknown> };
+  | { type: 'raw'; body: string; status?: number; contentType?: string; gate?: Promise<unknown> }
+  | { type: 'hang-up'; gate?: Promise<unknown> };
 
 export type RecordedRequest = {
   method: string;
@@ -121,7 +118,6 @@ export const garbage = (body = '<html>502 Bad Gateway</html>', contentType = 'ap
   body,
   contentType,
 });
-export const delayed = (delayMs: number, step: Step): Step => ({ ...step, delayMs });
 export const hangUp = (): Step => ({ type: 'hang-up' });
 export const gated = (gate: Promise<unknown>, step: Step): Step => ({ ...step, gate });
 export const held = (step: Step = chat('never')): Step => gated(new Promise(() => {}), step);
@@ -155,7 +151,6 @@ export async function startScriptedOpenAI(
   const fn = typeof o.script === 'function' ? o.script : undefined;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
   let exhausted = 0;
   let chats = 0;
   const waiters: { n: number; resolve: () => void }[] = [];
@@ -260,11 +255,8 @@ export async function startScriptedOpenAI(
       }
       const s = step;
       const go = () => answer(res, s, rec);
-      const send = () => void (s.gate ? s.gate.then(go, go) : go());
-      if (s.delayMs) {
-        const t = setTimeout(() => (timers.delete(t), send()), s.delayMs);
-        timers.add(t);
-      } else send();
+      if (s.gate) void s.gate.then(go, go);
+      else go();
     });
   });
   server.on('connection', (s) => {
@@ -286,7 +278,6 @@ export async function startScriptedOpenAI(
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
