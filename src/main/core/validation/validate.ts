@@ -1,5 +1,5 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import type { ValidationRound, Verdict } from '../../../shared/contract/validation.contract';
+import { VALIDATORS, type ValidationRound, type Verdict } from '../../../shared/contract/validation.contract';
 import { environmentForSpec, taskClock, type StoredFixture } from '../tasks/task-spec-of';
 import { gradingConsistency } from './grading-consistency';
 import { leakage } from './leakage';
@@ -24,17 +24,9 @@ export type Validation = { valid: boolean; verdicts: Verdict[]; spec?: TaskSpec 
 
 /** The verdicts of a candidate that does not parse: its structure failure, and nothing else run. */
 export function unparsed(structureVerdict: Verdict): Validation {
-  const skipped = (
-    [
-      'services_records',
-      'weights',
-      'tool_constraints',
-      'leakage',
-      'grading_consistency',
-      'solvability',
-      'slot_conformance',
-    ] as const
-  ).map((v) => notApplicable(v, '(spec)', 'not run: the spec does not parse (see structure)'));
+  const skipped = VALIDATORS.filter((v) => v !== 'structure').map((v) =>
+    notApplicable(v, '(spec)', 'not run: the spec does not parse (see structure)'),
+  );
   return { valid: false, verdicts: [structureVerdict, ...skipped] };
 }
 
