@@ -139,8 +139,9 @@ function markSuperseded(t: LightTable, supersedes: Map<string, Set<string>>, v: 
  * The duplicate rule (§6.4), kept in this one function: records of the same task and trial within one
  * attempt set (trajectories/attempt-set.ts: one agent and model's run in a collection — never across
  * models, runs or collections) are one rollout stored twice, the later record wins, and each earlier
- * one is rejected naming the next. A record without a trial is never a duplicate. Sorting record numbers by (key, order) puts each group
- * side by side, with no map of keys per record; a change of rule changes `key` (and the table's columns).
+ * one is rejected naming the next. A record without a trial is never a duplicate. Sorting record
+ * numbers by (key, order) puts each group side by side, with no map of keys per record; a change of
+ * rule changes `key` (and the table's columns).
  */
 function markDuplicates(t: LightTable, v: Verdicts): void {
   const key = (a: number, b: number) =>

@@ -61,7 +61,10 @@ export class Verdicts {
       case 'superseded':
         return `task ${task} was re-executed in collection ${t.string(this.aux[i]!)}`;
       case 'duplicate':
-        return `record ${t.id(this.aux[i]!)} (stored later) has the same task and trial in the same run, agent and collection`;
+        return (
+          `record ${t.id(this.aux[i]!)} (stored later) has the same task and trial ` +
+          'in the same run, agent and collection'
+        );
       case 'excluded_by_curation':
         return 'excluded by a curation override';
       case 'unsolvable':
