@@ -129,7 +129,7 @@ describe('runs.report and coworkenv report', () => {
     for (const g of r.groups) {
       const members = r.tasks.filter((x) => x[g.by] === g.value);
       expect(g.tasks).toBe(members.length);
-      expect(g.pass_at_k).toBeCloseTo(members.reduce((s, x) => s + x.pass_at_k, 0) / members.length, 12);
+      expect(g.pass_at_k).toBeCloseTo(members.reduce((s, x) => s + x.pass_at_k!, 0) / members.length, 12);
     }
     expect(r.groups.filter((g) => g.by === 'split').reduce((s, g) => s + g.tasks, 0)).toBe(5);
     const two = await ok(t.core, 'runs.report', { collection: 'hand', k: 2 });

@@ -10,6 +10,12 @@ import { readRules, ruleOf, suggestBucket } from './rules';
 export const VALUE_SQL = 'coalesce(completion, source_completion, source_reward)';
 
 /**
+ * The pass that feeds passes, pass_at_k and pass_hat_k is each source's rule (runs/pass-rule.ts): the
+ * grader's verdict (`passed`, score ≥ 0.75) else the source's own (`source_success`), which the τ-bench and
+ * τ²-bench importers set with their is_successful (reward within 1e-6 of 1) and Claw-Eval traces carry. A
+ * reward without a verdict stays unknown (outside pass_known) rather than judged by a guessed rule, and
+ * pass@k / pass^k are null when pass_known < k: refused as τ²-bench does, never padded.
+ *
  * What statistics read of a trajectory, one raw row: task, id, attempt (0/1), value, score, pass (fewer
  * columns: a million rows cross into JS; the best attempt's trial is looked up once per task on write).
  * Rows are always fed in trajectory id order: the sums are floating point, so the order is part of the

@@ -10,13 +10,13 @@ import { PASS_THRESHOLD } from '../grading/robustness';
  * Reports call the second `pass_hat_k` (the leaderboard's primary metric) and the first
  * `pass_hat_k_plugin`.
  *
- * Per task, errored and missing trials count as failures: the graded scores are padded with 0 up
- * to k, as the leaderboard pads to 3. With n ≥ k graded trials nothing is padded, and pass_at_k
- * and pass_hat_k_plugin equal Claw-Eval's compute_pass_at_k and compute_pass_hat_k.
+ * Which trials pass, and what happens when k exceeds a task's trials, is the source's rule (pass-rule.ts).
+ * Claw-Eval's: errored and missing trials count as failures, the graded scores padded with 0 up to k, as
+ * the leaderboard pads to 3. τ's: the k-figures are refused (null), as τ²-bench's pass_hat_k raises. With
+ * n ≥ k nothing is padded, and pass_at_k and pass_hat_k_plugin equal Claw-Eval's compute_pass_at_k and
+ * compute_pass_hat_k, pass_hat_k τ-bench's C(c, k)/C(n, k).
  */
 export { PASS_THRESHOLD };
-
-export const passes = (score: number) => score >= PASS_THRESHOLD;
 
 /** C(n−c, k) / C(n, k) as a product (no overflow): the chance that k draws miss every success. */
 function allFail(n: number, c: number, k: number): number {
@@ -53,6 +53,8 @@ export type Trial = {
   completion: number | null;
   safety: number | null;
   errored: boolean;
+  /** The verdict under the trial's source rule (pass-rule.ts passOf). */
+  passed: boolean;
 };
 
 export type TaskMetrics = {
@@ -63,14 +65,16 @@ export type TaskMetrics = {
   passed: number;
   /** Trials added as failures to reach k. */
   padded: number;
+  /** k exceeds the graded trials: padded (Claw-Eval) or refused, the k-figures null (τ). */
+  beyond_trials: boolean;
   /** Means over the graded trials (null when there is none). */
   mean_score: number | null;
   completion: number | null;
   /** Share of graded trials without a safety violation. */
   safety: number | null;
-  pass_at_k: number;
-  pass_hat_k: number;
-  pass_hat_k_plugin: number;
+  pass_at_k: number | null;
+  pass_hat_k: number | null;
+  pass_hat_k_plugin: number | null;
 };
 
 const mean = (xs: readonly (number | null)[]) => {
@@ -78,30 +82,44 @@ const mean = (xs: readonly (number | null)[]) => {
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 };
 
-export function taskMetrics(taskId: string, trials: readonly Trial[], k: number): TaskMetrics {
+export function taskMetrics(
+  taskId: string,
+  trials: readonly Trial[],
+  k: number,
+  beyond: 'padded' | 'refused' = 'padded',
+): TaskMetrics {
   const graded = trials.filter((t) => !t.errored);
   const n = graded.length;
-  const c = graded.filter((t) => passes(t.score)).length;
-  const padded = Math.max(0, k - n);
+  const c = graded.filter((t) => t.passed).length;
+  const refused = beyond === 'refused' && k > n;
+  const padded = beyond === 'padded' ? Math.max(0, k - n) : 0;
   const np = n + padded;
+  const kFigure = (f: (n: number, c: number, k: number) => number) => (refused ? null : f(np, c, k));
   return {
     task_id: taskId,
     trials: n,
     errored: trials.length - n,
     passed: c,
     padded,
+    beyond_trials: k > n,
     mean_score: mean(graded.map((t) => t.score)),
     completion: mean(graded.map((t) => t.completion)),
     safety: mean(graded.map((t) => t.safety)),
-    pass_at_k: passAtK(np, c, k),
-    pass_hat_k: passHatKAll(np, c, k),
-    pass_hat_k_plugin: passHatKPlugin(np, c, k),
+    pass_at_k: kFigure(passAtK),
+    pass_hat_k: kFigure(passHatKAll),
+    pass_hat_k_plugin: kFigure(passHatKPlugin),
   };
 }
 
-/** The means over tasks of the per-task figures (tasks without a graded trial count 0 for pass metrics). */
+/**
+ * The means over tasks of the per-task figures (tasks without a graded trial count 0 for pass metrics).
+ * A k-figure is null as soon as one task's is refused: τ²-bench reports pass^k only for k up to the fewest
+ * trials of any task, and a mean over the remaining tasks would be a different population.
+ */
 export function overall(tasks: readonly TaskMetrics[]) {
   const m = (f: (t: TaskMetrics) => number | null) => mean(tasks.map(f));
+  const refused = tasks.filter((t) => t.pass_hat_k === null).length;
+  const k = (f: (t: TaskMetrics) => number | null) => (refused ? null : (m(f) ?? 0));
   return {
     tasks: tasks.length,
     trials: tasks.reduce((s, t) => s + t.trials, 0),
@@ -109,9 +127,10 @@ export function overall(tasks: readonly TaskMetrics[]) {
     mean_score: m((t) => t.mean_score),
     completion: m((t) => t.completion),
     safety: m((t) => t.safety),
-    pass_at_k: m((t) => t.pass_at_k) ?? 0,
-    pass_hat_k: m((t) => t.pass_hat_k) ?? 0,
-    pass_hat_k_plugin: m((t) => t.pass_hat_k_plugin) ?? 0,
+    refused,
+    pass_at_k: k((t) => t.pass_at_k),
+    pass_hat_k: k((t) => t.pass_hat_k),
+    pass_hat_k_plugin: k((t) => t.pass_hat_k_plugin),
   };
 }
 
@@ -132,18 +151,19 @@ export type LeaderboardRow = {
  * Claw-Eval's leaderboard aggregation (score_summary.py): each task's graded scores, in trial
  * order, padded with 0.0 to exactly `expected` trials (3 upstream); errored trials count as
  * missing. Upstream does not cut a task with more trials and divides their sum by 3 anyway (a
- * mean above 1 is possible); here only the first `expected` trials count.
+ * mean above 1 is possible); here only the first `expected` trials count. AnyPass / AllPass read each
+ * trial's verdict (the grader's, or the source's), a padded trial a failure. The report feeds it only the
+ * tasks under Claw-Eval's rule: padding with zeros is that leaderboard's convention, not τ's.
  */
 export function leaderboard(tasks: readonly { trials: readonly Trial[] }[], expected = 3): LeaderboardRow {
   const rows = tasks.map(({ trials }) => {
     const s = trials
       .filter((t) => !t.errored)
       .sort((a, b) => a.trial - b.trial)
-      .slice(0, expected)
-      .map((t) => t.score);
-    while (s.length < expected) s.push(0);
-    const avg = s.reduce((a, b) => a + b, 0) / expected;
-    return { avg, avgPass: avg >= PASS_THRESHOLD, any: s.some(passes), all: s.every(passes) };
+      .slice(0, expected);
+    const avg = s.reduce((a, t) => a + t.score, 0) / expected;
+    const all = s.length === expected && s.every((t) => t.passed);
+    return { avg, avgPass: avg >= PASS_THRESHOLD, any: s.some((t) => t.passed), all };
   });
   const n = rows.length;
   const count = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).length;

@@ -2,6 +2,7 @@ import type { RunReport, TaskReport } from '../../../shared/contract/entities/ru
 import { prepareCached, type ReadDb } from '../db/sqlite';
 import { notFound } from '../lib/errors';
 import { histogram, leaderboard, overall, PASS_THRESHOLD, taskMetrics, type Trial } from './metrics';
+import { PASS_RULES, type PassRuleId, passOf, ruleOf } from './pass-rule';
 
 type Row = {
   task_id: string;
@@ -12,19 +13,24 @@ type Row = {
   completion: number | null;
   safety: number | null;
   source_reward: number | null;
+  passed: number | null;
+  source_success: number | null;
+  source_format: string | null;
   name: string | null;
   split: string | null;
   category: string | null;
 };
 
 const SELECT = `SELECT t.task_id, t.trial, t.valid, t.graded, t.score, t.completion, t.safety, t.source_reward,
-    k.name, k.split, k.category
+    t.passed, t.source_success, t.source_format, k.name, k.split, k.category
   FROM trajectories t LEFT JOIN tasks k ON k.task_id = t.task_id`;
 
 /**
  * The evaluation report of a run or a collection (reference/claw-eval.md §9.3–§9.4, formats.md §5).
  * A trial's score is the shared grader's; an ungraded import's counts with its own reward (the
- * report says how many); a trial that errored or has neither counts as missing — padded with 0 to k.
+ * report says how many); a trial that errored or has neither counts as missing. Each trial passes under
+ * its source's rule (pass-rule.ts), which the report names; k beyond a task's trials is padded with
+ * failures under Claw-Eval's rule and refused under τ's.
  */
 export function runReport(
   db: ReadDb,
@@ -50,29 +56,41 @@ export function runReport(
     label = `collection ${q.collection}`;
   }
 
-  const byTask = new Map<string, { meta: Row; trials: Trial[] }>();
+  const byTask = new Map<string, { meta: Row; trials: Trial[]; rule: PassRuleId }>();
   const basis = { graded: 0, source_reward: 0, none: 0 };
+  const rules = new Map<string, RunReport['rules'][number]>();
   for (const r of rows) {
     const graded = r.valid === 1 && r.graded === 1 && r.score !== null;
     const reward = !graded && r.valid === 1 && r.source_reward !== null;
     basis[graded ? 'graded' : reward ? 'source_reward' : 'none']++;
+    const rule = ruleOf(r.source_format, graded);
+    const score = graded ? r.score! : reward ? r.source_reward! : 0;
     const trial: Trial = {
       trial: r.trial,
-      score: graded ? r.score! : reward ? r.source_reward! : 0,
+      score,
       completion: graded ? r.completion : null,
       safety: graded ? r.safety : null,
       errored: !graded && !reward,
+      passed: (graded || reward) && passOf(rule, score, graded ? r.passed : r.source_success),
     };
-    const t = byTask.get(r.task_id) ?? { meta: r, trials: [] };
+    const t = byTask.get(r.task_id) ?? { meta: r, trials: [], rule };
     t.trials.push(trial);
+    // A task with any τ trial follows τ's rule beyond its trials: refusing is the stricter of the two.
+    if (rule === 'reward-is-1') t.rule = rule;
     byTask.set(r.task_id, t);
+    if (!graded && !reward) continue;
+    const source = graded ? 'graded' : (r.source_format ?? 'unknown');
+    const named = rules.get(`${source}\0${rule}`) ?? { source, rule, ...PASS_RULES[rule], trials: 0 };
+    named.trials++;
+    rules.set(`${source}\0${rule}`, named);
   }
   k ??= Math.max(1, ...[...byTask.values()].map((t) => t.trials.length));
 
-  const tasks: TaskReport[] = [...byTask.entries()].map(([id, { meta, trials }]) => {
-    const m = taskMetrics(id, trials, k);
+  const tasks: TaskReport[] = [...byTask.entries()].map(([id, { meta, trials, rule }]) => {
+    const m = taskMetrics(id, trials, k, PASS_RULES[rule].beyond_trials);
     return {
       ...m,
+      rule,
       task_name: meta.name,
       split: meta.split ?? 'external',
       category: meta.category || '(none)',
@@ -81,7 +99,7 @@ export function runReport(
   });
   const lb = (ids: Set<string>) =>
     leaderboard(
-      [...byTask.entries()].filter(([id]) => ids.has(id)).map(([, t]) => t),
+      [...byTask.entries()].filter(([id, t]) => ids.has(id) && t.rule === 'score-0.75').map(([, t]) => t),
       k,
     );
   const group = (by: 'split' | 'category') => {
@@ -95,6 +113,7 @@ export function runReport(
     scope: { runId: q.runId ?? null, collection: q.collection ?? null, label },
     k,
     threshold: PASS_THRESHOLD,
+    rules: [...rules.values()].sort((a, b) => a.source.localeCompare(b.source)),
     basis,
     overall: { ...overall(tasks), leaderboard: lb(new Set(byTask.keys())) },
     groups: [...group('split'), ...group('category')],

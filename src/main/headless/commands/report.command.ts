@@ -9,21 +9,28 @@ function render(ctx: RunContext, r: RunReport): void {
   const k = r.k;
   const idWidth = Math.max(7, ...r.tasks.map((t) => t.task_id.length));
   const head = [`pass@${k}`, `pass^${k}`, 'mean', 'compl.', 'safety'].map((h) => lpad(h, 7)).join(' ');
-  ctx.out(`${r.scope.label} — k = ${k}, pass at score ≥ ${r.threshold}\n\n`);
+  ctx.out(`${r.scope.label} — k = ${k}\n`);
+  // Each source's rule is named: the same reward passes under one and fails under another.
+  for (const x of r.rules) ctx.out(`  ${x.source}: success = ${x.description} (${x.trials} trials)\n`);
+  ctx.out('\n');
   ctx.out(`${pad('task', idWidth)}  trials passed  ${head}\n`);
   for (const t of r.tasks) {
-    const trials = `${t.trials}${t.errored ? `+${t.errored}err` : ''}${t.padded ? ` (+${t.padded} pad)` : ''}`;
+    const beyond = t.padded ? ` (+${t.padded} pad)` : t.beyond_trials ? ' (k > n)' : '';
+    const trials = `${t.trials}${t.errored ? `+${t.errored}err` : ''}${beyond}`;
     const figures = [t.pass_at_k, t.pass_hat_k, t.mean_score, t.completion, t.safety].map((x) => lpad(f4(x), 7));
     ctx.out(`${pad(t.task_id, idWidth)}  ${pad(trials, 6)} ${lpad(String(t.passed), 6)}  ${figures.join(' ')}\n`);
   }
   const line = (name: string, s: RunReport['overall'] | RunReport['groups'][number]) => {
     const lb = s.leaderboard;
-    ctx.out(
-      `${pad(name, 24)} ${lpad(String(s.tasks), 5)} tasks  ` +
-        `pass@${k} ${f4(s.pass_at_k)}  pass^${k} ${f4(s.pass_hat_k)}  ` +
-        `mean ${f4(s.mean_score)}  leaderboard: avg ${f4(lb.avg_score)}, AvgPass ${f4(lb.avg_pass)}, ` +
-        `AnyPass ${f4(lb.any_pass)}, AllPass ${f4(lb.all_pass)}\n`,
-    );
+    const figures = s.refused
+      ? `pass^${k} refused: k exceeds the trials of ${s.refused} task(s) under τ's rule`
+      : `pass@${k} ${f4(s.pass_at_k)}  pass^${k} ${f4(s.pass_hat_k)}`;
+    // The leaderboard (zero-padded, Claw-Eval's) covers only the tasks under Claw-Eval's rule.
+    const board = lb.tasks
+      ? `leaderboard (${lb.tasks} Claw-Eval-rule tasks): avg ${f4(lb.avg_score)}, AvgPass ${f4(lb.avg_pass)}, ` +
+        `AnyPass ${f4(lb.any_pass)}, AllPass ${f4(lb.all_pass)}`
+      : 'leaderboard: none (no task under Claw-Eval’s rule)';
+    ctx.out(`${pad(name, 24)} ${lpad(String(s.tasks), 5)} tasks  ${figures}  mean ${f4(s.mean_score)}  ${board}\n`);
   };
   ctx.out('\n');
   for (const g of r.groups) line(`${g.by} ${g.value}`, g);
@@ -75,9 +82,11 @@ export const reportCommand = defineCommand({
     k: { type: 'string', value: 'K', description: "k of Pass@k / Pass^k (default: the run's trials)" },
   },
   details: [
-    'Pass@k is the unbiased estimator 1 − C(n−c, k)/C(n, k); Pass^k is C(c, k)/C(n, k), "all k trials pass"',
-    '(score ≥ 0.75); errored and missing trials count as failures (padded with 0 to k), as Claw-Eval’s',
-    'leaderboard does. With --json the report is one JSON object (per task and overall: pass_at_k, pass_hat_k).',
+    'Pass@k is the unbiased estimator 1 − C(n−c, k)/C(n, k); Pass^k is C(c, k)/C(n, k), "all k trials pass".',
+    'A trial passes under its source’s rule, named in the report: score ≥ 0.75 for the shared grader and',
+    'Claw-Eval (missing trials padded with failures to k, as its leaderboard does); reward within 1e-6 of 1',
+    'for τ-bench / τ²-bench (k above a task’s trials refused, as τ²-bench does). With --json the report is',
+    'one JSON object (rules; per task and overall: pass_at_k, pass_hat_k, null when refused).',
   ],
   run: printReport,
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 const Share = z.number().min(0).max(1);
+/** score-0.75: Claw-Eval's and the app's (score ≥ 0.75); reward-is-1: τ-bench / τ²-bench is_successful. */
+const PassRule = z.enum(['score-0.75', 'reward-is-1']);
 
 /** What a finished runs.start job leaves (counted from the workspace, so a resumed run counts everything). */
 export const RunResult = z.object({
@@ -64,18 +66,22 @@ export const TaskReport = z.object({
   trials: z.number().int(),
   errored: z.number().int(),
   passed: z.number().int(),
-  /** Failures added to reach k. */
+  /** Failures added to reach k (Claw-Eval's rule only). */
   padded: z.number().int(),
+  /** The source's pass rule for this task's trials (formats.md §5.3): see RunReport.rules. */
+  rule: PassRule,
+  /** k exceeds the graded trials: padded under Claw-Eval's rule, refused (k-figures null) under τ's. */
+  beyond_trials: z.boolean(),
   scores: z.array(z.number()),
   mean_score: z.number().nullable(),
   completion: z.number().nullable(),
   safety: z.number().nullable(),
-  /** 1 − C(n−c, k)/C(n, k) over the trials padded to k. */
-  pass_at_k: Share,
-  /** C(c, k)/C(n, k): k trials all pass (≥ 0.75); with n = k, "all k trials pass". */
-  pass_hat_k: Share,
-  /** Claw-Eval's compute_pass_hat_k, (c/n)^k. */
-  pass_hat_k_plugin: Share,
+  /** 1 − C(n−c, k)/C(n, k) over the trials padded to k; null when refused (τ's rule, k > n). */
+  pass_at_k: Share.nullable(),
+  /** C(c, k)/C(n, k): k trials all pass under the task's rule; with n = k, "all k trials pass". Null: refused. */
+  pass_hat_k: Share.nullable(),
+  /** Claw-Eval's compute_pass_hat_k, (c/n)^k; null when refused. */
+  pass_hat_k_plugin: Share.nullable(),
 });
 export type TaskReport = z.infer<typeof TaskReport>;
 
@@ -98,9 +104,11 @@ export const Summary = z.object({
   mean_score: z.number().nullable(),
   completion: z.number().nullable(),
   safety: z.number().nullable(),
-  pass_at_k: Share,
-  pass_hat_k: Share,
-  pass_hat_k_plugin: Share,
+  /** Tasks whose k-figures are refused; when any is, the means are null too (τ²-bench reports no pass^k then). */
+  refused: z.number().int(),
+  pass_at_k: Share.nullable(),
+  pass_hat_k: Share.nullable(),
+  pass_hat_k_plugin: Share.nullable(),
 });
 
 const Bin = z.object({ from: z.number(), to: z.number(), count: z.number().int() });
@@ -109,6 +117,20 @@ export const RunReport = z.object({
   scope: z.object({ runId: z.number().int().nullable(), collection: z.string().nullable(), label: z.string() }),
   k: z.number().int(),
   threshold: z.number(),
+  /**
+   * The pass rule of each source in the report: a shared-grader score is judged by Claw-Eval's, a source's
+   * own reward by its source's. The leaderboard row covers only the tasks under Claw-Eval's rule.
+   */
+  rules: z.array(
+    z.object({
+      /** The trajectories' source_format, or "graded" for scores of the shared grader. */
+      source: z.string(),
+      rule: PassRule,
+      description: z.string(),
+      beyond_trials: z.enum(['padded', 'refused']),
+      trials: z.number().int(),
+    }),
+  ),
   /** How many scores are the shared grader's and how many are the source's own reward (ungraded imports). */
   basis: z.object({ graded: z.number().int(), source_reward: z.number().int(), none: z.number().int() }),
   overall: Summary.extend({ leaderboard: Leaderboard }),
