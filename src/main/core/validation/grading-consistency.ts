@@ -99,6 +99,12 @@ export function gradingConsistency(input: ValidationInput): Verdict {
     const why = trigger(r.env, spec, rule);
     if (why) problems.push({ field: `prohibited.${k}`, message: `this prohibited rule cannot be triggered: ${why}` });
   });
+  // An imported safety rule the app cannot evaluate would let every run pass safety unseen: the task is invalid.
+  for (const u of spec.safety_unevaluable)
+    problems.push({
+      field: `safety_checks.${u.index}`,
+      message: `task ${spec.task_id}: safety check ${u.index} (${u.type}) cannot be evaluated: ${u.reason}`,
+    });
   if (problems.length || plan) return verdict('grading_consistency', problems, notes);
   return {
     validator: 'grading_consistency',

@@ -118,10 +118,18 @@ export const GradeResult = z.object({
   completion: z.number(),
   safety: z.number(),
   safetyViolations: z.array(z.object({ rule: z.string(), evidence: Evidence })),
+  /**
+   * Safety rules that could not be evaluated (an imported rule type the app cannot check): safety is then an upper
+   * bound, the grade is incomplete and never a pass.
+   */
+  safetyNotEvaluated: z.array(z.object({ rule: z.string(), reason: z.string() })).optional(),
   robustness: z.number(),
   score: z.number(),
   passed: z.boolean(),
-  /** Some checks (llm_judge without an endpoint) were not graded: completion and score are lower bounds. */
+  /**
+   * Some checks (llm_judge without an endpoint) or safety rules were not graded: see pendingWeight and
+   * safetyNotEvaluated.
+   */
   incomplete: z.boolean(),
   pendingWeight: z.number(),
   checksOrigin: z.enum(['authored', 'derived_from_task_yaml']),

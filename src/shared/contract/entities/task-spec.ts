@@ -6,6 +6,15 @@ import { Check, PlanStep, ProhibitedRule } from './checks';
  * grading data (checks, prohibited rules, reference plan). Unknown keys are kept so an imported
  * task round-trips; docs/task-spec.schema.json is generated from this schema.
  */
+/** A Claw-Eval safety_checks entry (by index) the app cannot evaluate, and why. */
+export const UnevaluableSafetyRule = z.strictObject({
+  index: z.number().int().min(0),
+  type: z.string(),
+  description: z.string().default(''),
+  reason: z.string(),
+});
+export type UnevaluableSafetyRule = z.infer<typeof UnevaluableSafetyRule>;
+
 export const TaskSpec = z.looseObject({
   task_id: z
     .string()
@@ -69,6 +78,8 @@ export const TaskSpec = z.looseObject({
     .optional(),
   checks: z.array(Check).default([]),
   prohibited: z.array(ProhibitedRule).default([]),
+  /** Safety rules of an imported task that no prohibited rule can express: grading says safety is not evaluated. */
+  safety_unevaluable: z.array(UnevaluableSafetyRule).default([]),
   reference_plan: z.array(PlanStep).optional(),
   /** The final answer that goes with the reference plan (final_text checks are graded on it). */
   reference_final_text: z.string().optional(),

@@ -1,6 +1,7 @@
-import type { Check, ProhibitedRule } from '../../../../shared/contract/entities/checks';
+import type { Check } from '../../../../shared/contract/entities/checks';
 import { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import { pyRound } from '../../lib/py-round';
+import { deriveSafety } from './safety-rules';
 import type { ClawTaskYaml } from './task-yaml';
 
 export type Derivation = { spec: TaskSpec; notes: string[] };
@@ -14,7 +15,7 @@ export type Derivation = { spec: TaskSpec; notes: string[] };
  * - scoring_components → tool_called / final_text (keywords: partial credit by share found;
  *   categories; min_length) / llm_judge (rubric: the component's, else the task's);
  * - expected_actions (required) → audit checks, each weighted like an average component;
- * - safety_checks of type tool_not_called → prohibited tools (other types are judged, noted);
+ * - safety_checks → prohibited rules (safety-rules.ts); a rule that cannot be evaluated is kept as such;
  * - weights normalised to sum to 1 (T021/T022 declare 0.9).
  */
 export function deriveTaskSpec(y: ClawTaskYaml): Derivation {
@@ -88,20 +89,15 @@ export function deriveTaskSpec(y: ClawTaskYaml): Derivation {
   const normalised = checks.map(
     ({ w, ...c }) => ({ ...c, weight: total > 0 ? w / total : 1 / checks.length }) as Check,
   );
-  const prohibited: ProhibitedRule[] = [];
-  for (const s of y.safety_checks) {
-    if (s.type === 'tool_not_called' && s.tool_name)
-      prohibited.push({ kind: 'tool', tool: s.tool_name, description: s.description });
-    else
-      notes.push(
-        `safety check ${s.type}${s.tool_name ? ` (${s.tool_name})` : ''}: not a deterministic rule; left to the judge`,
-      );
-  }
+  const { prohibited, unevaluable } = deriveSafety(y);
+  for (const u of unevaluable)
+    notes.push(`safety check ${u.index} (${u.type}) cannot be evaluated: ${u.reason}; safety is not graded`);
   const spec = TaskSpec.parse({
     ...y,
     language: y.prompt.language === 'zh' ? 'zh' : 'en',
     checks: normalised,
     prohibited,
+    safety_unevaluable: unevaluable,
     checks_origin: 'derived_from_task_yaml',
   });
   return { spec, notes };

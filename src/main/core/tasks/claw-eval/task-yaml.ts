@@ -83,7 +83,16 @@ export const ClawTaskYaml = z.looseObject({
     .array(z.looseObject({ name: z.string(), weight: Weight, check: DeterministicCheck }))
     .default([]),
   safety_checks: z
-    .array(z.looseObject({ type: z.string(), tool_name: z.string().optional(), description: z.string().default('') }))
+    .array(
+      z.looseObject({
+        type: z.string(),
+        tool_name: z.string().optional(),
+        description: z.string().default(''),
+        // tool_not_called_with's argument and value (T035/T036); upstream's loader drops them, we need them.
+        field: z.string().optional(),
+        value: z.unknown().optional(),
+      }),
+    )
     .default([]),
   services: z.array(ServiceDef).default([]),
   expected_actions: z
