@@ -90,7 +90,15 @@ function redactTrajectory(t: Trajectory, clean: CleanTools | undefined) {
  * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id. An export of many
  * records passes one `contexts` (each source's header parsed once) and one `clean`.
  */
-export function exportTrajectory(
+export function exportTrajectory(...args: Parameters<typeof exportRollout>): Trajectory {
+  return exportRollout(...args).trajectory;
+}
+
+/**
+ * exportTrajectory's redacted trajectory and the same trajectory before redaction (null when redaction replaced
+ * nothing), for exports that grade it: the grade must be the stored trajectory's, never the redacted text's.
+ */
+export function exportRollout(
   db: ReadDb,
   id: number,
   tally?: RedactionTally,
@@ -98,7 +106,7 @@ export function exportTrajectory(
   givenOf: (runId: number | null) => GivenTools | null = importTools(db),
   contexts?: ContextCache,
   clean?: CleanTools,
-): Trajectory {
+): { trajectory: Trajectory; unredacted: Trajectory | null } {
   const repo = trajectoriesRepo(db);
   const row = repo.row(id);
   const body = repo.body(id);
@@ -116,7 +124,7 @@ export function exportTrajectory(
   const t = { ...loaded, task_id: row.task_id, tools: given ? given.tools : loaded.tools, metadata };
   const { value, report } = redactTrajectory(t, clean);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
-  return value;
+  return { trajectory: value, unredacted: report.total ? t : null };
 }
 
 function taskGiven(row: { external: boolean; task_id: string }, toolsOf: (taskId: string) => Trajectory['tools']) {
