@@ -60,3 +60,13 @@ export function gradeAcrossRedaction(
   if (!original) return { graded, change: null };
   return { graded, change: gradeChange(graded, grade(spec, runRecordOf(redacted))) };
 }
+
+/** Thrown by an SFT record's body loader when redaction changed its grade; the export rejects the record for it. */
+export class RedactionChangedGrade extends Error {
+  constructor(readonly change: RedactionGradeChange) {
+    super(
+      `redaction changes this trajectory's grade (${change.checks.join(', ') || 'scores'}: score ` +
+        `${change.before.score} → ${change.after.score}): the exported text would teach what its grade forbids`,
+    );
+  }
+}
