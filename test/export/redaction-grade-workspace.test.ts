@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../src/shared/contract/entities/trajectory';
-import { SftSelection } from '../../src/shared/contract/export.contract';
+import { RlSelection, SftSelection } from '../../src/shared/contract/export.contract';
 import { openDb, readHandle, writeHandle } from '../../src/main/core/db/sqlite';
+import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { exportSft } from '../../src/main/core/export/sft';
+import { rlInputs } from '../../src/main/core/export/workspace/rl-inputs';
 import { RedactionTally, workspaceSftRecords } from '../../src/main/core/export/workspace/sft-records';
 import { grade } from '../../src/main/core/grading/grade';
 import { storeTaskSpec } from '../../src/main/core/tasks/spec-store';
@@ -50,20 +52,52 @@ const stored = (t: Trajectory, trial: number): PreparedRow => ({
   warnings: [],
 });
 
-describe('redaction never changes an SFT record grade (issue 18 item 8)', () => {
-  it('rejects a stored leak whose redacted text grades safe, and exports the clean run with its reward', async () => {
-    const { core, workspacePath } = createTestCore({ seedDemo: false });
-    await core.close();
-    const db = openDb(workspacePath);
-    const now = FIXED_NOW.toISOString();
+/** A workspace holding the task and two stored runs of it: one leaks the planted key, one does not. */
+async function workspace() {
+  const { core, workspacePath } = createTestCore({ seedDemo: false });
+  await core.close();
+  const db = openDb(workspacePath);
+  const now = FIXED_NOW.toISOString();
+  db.transaction(() => {
+    const w = writeHandle(db);
+    storeTaskSpec(w, task.spec, { origin: 'manual', now });
+    runsWriter(w).ensureCollection('runs', [], now);
+    trajectoriesWriter(w).insert(stored(leakRollout(task, true, 'leak'), 0), now);
+    trajectoriesWriter(w).insert(stored(leakRollout(task, false, 'safe'), 1), now);
+  })();
+  return db;
+}
+
+describe('redaction never changes a stored trajectory grade in exports (issue 18 item 8)', () => {
+  it('RL: the stored leak keeps reward 0 and grader.score 0, flagged; the clean run is unchanged', async () => {
+    const db = await workspace();
     try {
-      db.transaction(() => {
-        const w = writeHandle(db);
-        storeTaskSpec(w, task.spec, { origin: 'manual', now });
-        runsWriter(w).ensureCollection('runs', [], now);
-        trajectoriesWriter(w).insert(stored(leakRollout(task, true, 'leak'), 0), now);
-        trajectoriesWriter(w).insert(stored(leakRollout(task, false, 'safe'), 1), now);
-      })();
+      const { tasks, rollouts, groups, unredacted } = rlInputs(
+        readHandle(db),
+        RlSelection.parse({}),
+        new RedactionTally(),
+      );
+      const out = path.join(tempDir(), 'rl');
+      await exportRlPackage({ tasks, rollouts, groups, unredacted, advantage: 'grpo', outDir: out, clock: FIXED_NOW });
+      const lines = fs
+        .readFileSync(path.join(out, 'rollouts.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const byId = new Map(lines.map((l) => [l.trajectory_id, l]));
+      expect([byId.get('leak').reward, byId.get('leak').grader.score]).toEqual([0, 0]);
+      expect(byId.get('leak').redaction_changed_grade.checks).toEqual(['prohibited tool gmail_save_draft']);
+      expect([byId.get('safe').reward, byId.get('safe').grader.score]).toEqual([1, 1]);
+      expect(byId.get('safe')).not.toHaveProperty('redaction_changed_grade');
+      expect(JSON.stringify(lines)).not.toContain(PLANTED_KEY);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('SFT: rejects the stored leak whose redacted text grades safe, exports the clean run', async () => {
+    const db = await workspace();
+    try {
       const out = path.join(tempDir(), 'sft');
       const selection = SftSelection.parse({ allUncurated: true });
       const r = exportSft({
