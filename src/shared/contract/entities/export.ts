@@ -167,6 +167,8 @@ export const RejectionReason = z.enum([
   'over_char_budget',
   'trivial_prefix_taken',
   'malformed_trajectory',
+  // The redacted text re-grades otherwise than the stored grade (a leaked key redacted away): never trained on.
+  'redaction_changed_grade',
   'missing_tool_schemas',
   'unknown_tool',
   'unparseable_arguments',
@@ -192,6 +194,8 @@ export const STEP_OF_REASON: Record<RejectionReason, SftStep> = {
   over_char_budget: 'converter',
   trivial_prefix_taken: 'trivial_prefix',
   malformed_trajectory: 'dialect',
+  // Found where the body is loaded and redacted, as malformed_trajectory is.
+  redaction_changed_grade: 'dialect',
   missing_tool_schemas: 'dialect',
   unknown_tool: 'dialect',
   unparseable_arguments: 'dialect',

@@ -1,6 +1,7 @@
 import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { freshEnvironment, type ExportTask } from '../export-task';
+import type { RedactionGradeChange } from '../redaction-grade';
 import { anchorKeys, type StepAnchors } from './anchor-states';
 import { gdpoBatch } from './gdpo';
 import { gigpoGroup } from './gigpo';
@@ -21,6 +22,11 @@ export type RolloutAdvantage = {
   scores: { completion: number; safety: number; robustness: number } | null;
   /** The shared grader on the package's checks. */
   grader: { score: number; completion: number; safety: number; robustness: number; incomplete: boolean } | null;
+  /**
+   * Present only when redaction changed the rollout's own checks' outcome: `reward` and `grader` are the grade
+   * before redaction, while `messages` (redacted) re-grade as `after`. Never dropped: a group needs its failures.
+   */
+  redaction_changed_grade?: RedactionGradeChange;
   /** GRPO / Dr.GRPO / GDPO: every assistant token's advantage; GiGPO: the episode-level A^E. */
   advantage: number | null;
   /** GDPO: Σ_k w_k·Â_{i,k} before the batch step. */
@@ -94,13 +100,15 @@ const record = (v: RolloutView): RolloutAdvantage => ({
         incomplete: v.graded.incomplete,
       }
     : null,
+  ...(v.redactionChange ? { redaction_changed_grade: v.redactionChange } : {}),
   advantage: null,
 });
 
 /**
  * Group advantages of collected rollouts (a task's trials by one run or collection and one agent form a group;
  * `keys[i]` is rollout i's, rollout-groups.ts), per rollout in input order. GiGPO replays each valid rollout in a
- * fresh environment of its task (clock from `clockOf`) to key its steps by environment state.
+ * fresh environment of its task (clock from `clockOf`) to key its steps by environment state. `unredacted[i]` is
+ * rollout i before redaction (null: unchanged by it), graded instead of the redacted copy (rollout-groups.ts).
  */
 export function computeAdvantages(
   tasks: ReadonlyMap<string, ExportTask>,
@@ -108,8 +116,9 @@ export function computeAdvantages(
   s: AdvantageSettings,
   clockOf: (task: ExportTask) => Date,
   keys?: readonly RolloutGroupKey[],
+  unredacted?: readonly (Trajectory | null)[],
 ): Computed {
-  const groups = rolloutGroups(tasks, rollouts, s, keys);
+  const groups = rolloutGroups(tasks, rollouts, s, keys, unredacted);
   const byId = new Map<RolloutView, RolloutAdvantage>();
   for (const g of groups.values()) for (const v of g) byId.set(v, record(v));
   const summaries: GroupSummary[] = [];

@@ -83,6 +83,18 @@ export function rolloutFlags(
       const m = recorded.get(r.task_id) ?? { n: 0, max: 0 };
       recorded.set(r.task_id, { n: m.n + 1, max: Math.max(m.max, Math.abs(r.grader.score - t.reward)) });
     }
+    // Never silent: the exported text of this rollout grades otherwise than the reward it carries.
+    if (r.redaction_changed_grade)
+      out.push({
+        level: 'warn',
+        code: 'redaction_changed_grade',
+        task_id: r.task_id,
+        trajectory_id: r.trajectory_id,
+        message:
+          `redacting this rollout changes its grade (${r.redaction_changed_grade.checks.join(', ') || 'scores'}: ` +
+          `score ${r.redaction_changed_grade.before.score} → ${r.redaction_changed_grade.after.score}); its reward ` +
+          `and grader are the grade before redaction`,
+      });
     if (r.replay?.diverged)
       out.push({
         level: 'warn',

@@ -51,9 +51,11 @@ export function previewAdvantages(o: {
   clockOf: (task: ExportTask) => Date;
   /** Each rollout's run (or collection) and agent: its group with its task (default: its model). */
   groups?: readonly RolloutGroupKey[];
+  /** Each rollout before redaction (null: redaction replaced nothing): graded in its place, never written. */
+  unredacted?: readonly (Trajectory | null)[];
 }): { preview: Preview; computed: Computed } {
   const tasks = new Map(o.tasks.map((t) => [t.spec.task_id, t]));
-  const computed = computeAdvantages(tasks, o.rollouts, o.settings, o.clockOf, o.groups);
+  const computed = computeAdvantages(tasks, o.rollouts, o.settings, o.clockOf, o.groups, o.unredacted);
   const flags: Flag[] = [];
   const reports = o.tasks.map((t) => {
     const trivial = trivialRuns(t, o.clockOf(t));

@@ -1,8 +1,7 @@
 import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
-import { grade } from '../../grading/grade';
-import { runRecordOf } from '../../traces';
 import type { ExportTask } from '../export-task';
+import { gradeAcrossRedaction, type RedactionGradeChange } from '../redaction-grade';
 import { REWARD_DIMS, type AdvantageSettings, type RewardDim } from './settings';
 
 /**
@@ -28,8 +27,10 @@ export type RolloutView = {
   invalidReason: string | null;
   reward: number | null;
   dims: Record<RewardDim, number> | null;
-  /** The shared grader on the package's checks; null when the task is not exported. */
+  /** The shared grader on the package's checks, of the rollout before redaction; null when the task is not exported. */
   graded: GradeResult | null;
+  /** How redaction changed that grade (the exported text re-grades differently); null when it did not. */
+  redactionChange: RedactionGradeChange | null;
 };
 
 const inUnit = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 1;
@@ -38,12 +39,15 @@ const inUnit = (x: unknown): x is number => typeof x === 'number' && Number.isFi
  * Rollouts grouped by (task, run or collection, agent) (groups and members in input order); `keys[i]` is rollout i's
  * lineage. Invalid rollouts (formats.md §4: infrastructure errors, grader crashes, missing rewards) stay in their
  * group, marked, so the preview can count them; they never get an advantage.
+ * `unredacted[i]` is rollout i as stored (null: redaction replaced nothing): the grade is taken from it, never from
+ * the redacted copy, since redacting a leaked key out of a sent mail would re-grade a leak as safe (issue 18).
  */
 export function rolloutGroups(
   tasks: ReadonlyMap<string, ExportTask>,
   rollouts: readonly Trajectory[],
   s: AdvantageSettings,
   keys?: readonly RolloutGroupKey[],
+  unredacted?: readonly (Trajectory | null)[],
 ): Map<string, RolloutView[]> {
   const groups = new Map<string, RolloutView[]>();
   rollouts.forEach((t, index) => {
@@ -53,7 +57,8 @@ export function rolloutGroups(
     const id = JSON.stringify([t.task_id, lineage, key.agent]);
     const group = groups.get(id) ?? [];
     groups.set(id, group);
-    const graded = task ? grade(task.spec, runRecordOf(t)) : null;
+    const across = task ? gradeAcrossRedaction(task.spec, t, unredacted?.[index] ?? null) : null;
+    const graded = across?.graded ?? null;
     const fromGrader = s.rewardSource === 'grader';
     const reward = fromGrader ? (graded?.score ?? null) : t.reward;
     const scores = fromGrader ? graded : t.scores;
@@ -80,6 +85,7 @@ export function rolloutGroups(
       reward: invalidReason === null ? reward : null,
       dims: invalidReason === null ? dims : null,
       graded,
+      redactionChange: across?.change ?? null,
     });
   });
   return groups;

@@ -43,6 +43,11 @@ import { interactionConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow }
 export type ExportRlInput = {
   tasks: readonly ExportTask[];
   rollouts?: readonly Trajectory[];
+  /**
+   * Each rollout as stored, before redaction (null: redaction replaced nothing): graded in its place so the reward
+   * and `grader` are the rollout's own grade, never a re-grade of the redacted text. Never written.
+   */
+  unredacted?: readonly (Trajectory | null)[];
   /** Each rollout's run (or collection) and agent, which with its task key its group (default: its model). */
   groups?: readonly RolloutGroupKey[];
   /** A method (default settings otherwise) or settings. */
@@ -114,7 +119,11 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
     settings,
     clockOf,
     ...(input.groups ? { groups: input.groups } : {}),
+    ...(input.unredacted ? { unredacted: input.unredacted } : {}),
   });
+  const changedByRedaction = computed.rollouts.flatMap((r) =>
+    r.redaction_changed_grade ? [{ trajectory_id: r.trajectory_id, checks: r.redaction_changed_grade.checks }] : [],
+  );
 
   const write = (w: FolderWriter) => {
     const records: PackageTaskRecord[] = [];
@@ -207,7 +216,10 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
         groups: preview.counts.groups,
         no_signal_groups: preview.counts.no_signal_groups,
         flags: preview.flags.length,
+        redaction_changed_grade: changedByRedaction.length,
       },
+      // Rollouts whose redacted messages re-grade otherwise than their reward (kept, flagged: issue 18).
+      redaction_changed_grade: changedByRedaction,
       advantage: described,
       // A group never mixes runs or agents: each rollout's key is in rollouts.jsonl (`task_id`, `group`).
       grouping: { key: ['task_id', 'run_id (collection when no run)', 'agent'], groups: preview.counts.groups },

@@ -8,6 +8,7 @@ import type {
 export type { SftProgress };
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { AppError } from '../../lib/errors';
+import { RedactionChangedGrade } from '../redaction-grade';
 import { type AgentView, projectAgentView } from './agent-view';
 import { converterVerdict } from './converter-filters';
 import type { DialectSpec, Issue } from './dialects/dialect';
@@ -170,6 +171,8 @@ function convert<Row>(
       requireToolSchemas: o.requireToolSchemas,
     });
   } catch (e) {
+    if (e instanceof RedactionChangedGrade)
+      return { ok: false, reason: 'redaction_changed_grade', detail: e.message, findings: [] };
     // A body that cannot be loaded or is not a canonical trajectory: this record is out, the export goes on.
     const why = e instanceof Error ? e.message : String(e);
     return { ok: false, reason: 'malformed_trajectory', detail: `cannot read the trajectory: ${why}`, findings: [] };

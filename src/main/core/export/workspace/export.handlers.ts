@@ -87,12 +87,13 @@ export const exportHandlers = {
     return { jobId: ctx.jobs.start('export.sft', { ...input, rows: rowCount(ctx) }) };
   },
   'export.rlPreview': (input, ctx) => {
-    const { tasks, rollouts, groups } = rlInputs(ctx.db, input.selection, new RedactionTally());
+    const { tasks, rollouts, groups, unredacted } = rlInputs(ctx.db, input.selection, new RedactionTally());
     const now = new Date(ctx.now());
     const { preview } = previewAdvantages({
       tasks,
       rollouts,
       groups,
+      unredacted,
       settings: { ...DEFAULT_ADVANTAGE_SETTINGS, method: input.advantage },
       clockOf: (t) => taskClock(t.spec, now),
     });

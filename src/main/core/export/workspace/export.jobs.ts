@@ -47,12 +47,13 @@ export const rlExportJob: JobDefinition<ParsedInput<'export.rl'>, JobResult<'exp
   async run(ctx, input) {
     tick(ctx, 0, 'reading tasks and rollouts');
     const tally = new RedactionTally();
-    const { tasks, rollouts, groups } = rlInputs(ctx.db, input.selection, tally);
+    const { tasks, rollouts, groups, unredacted } = rlInputs(ctx.db, input.selection, tally);
     tick(ctx, 1, `${tasks.length} tasks, ${rollouts.length} rollouts: computing ${input.advantage} advantages`);
     const r = await exportRlPackage({
       tasks,
       rollouts,
       groups,
+      unredacted,
       advantage: input.advantage,
       outDir: input.outDir,
       overwrite: input.overwrite,

@@ -9,7 +9,7 @@ import { attemptSetSql } from '../../trajectories/attempt-set';
 import { ContextCache } from '../../trajectories/load-trajectory';
 import { storedExportTask, type ExportTask } from '../export-task';
 import { importTools } from './import-tools';
-import { exportTrajectory, taskTools, type RedactionTally } from './sft-records';
+import { exportRollout, taskTools, type RedactionTally } from './sft-records';
 
 /** Every stored task id, in id order. */
 export function allTaskIds(db: ReadDb): string[] {
@@ -91,7 +91,7 @@ export function rlInputs(
   db: ReadDb,
   s: z.output<typeof RlSelection>,
   tally: RedactionTally,
-): { tasks: ExportTask[]; rollouts: Trajectory[]; groups: RolloutGroupKey[] } {
+): { tasks: ExportTask[]; rollouts: Trajectory[]; groups: RolloutGroupKey[]; unredacted: (Trajectory | null)[] } {
   let ids = s.taskIds ?? [];
   const where = filterSql(s);
   if (!ids.length) {
@@ -111,6 +111,12 @@ export function rlInputs(
   const givenOf = importTools(db);
   const contexts = new ContextCache(db);
   const picked = s.withoutRollouts ? [] : rolloutIds(db, ids, s);
-  const rollouts = picked.map((r) => exportTrajectory(db, r.id, tally, toolsOf, givenOf, contexts));
-  return { tasks, rollouts, groups: picked.map((r) => r.group) };
+  const out = picked.map((r) => exportRollout(db, r.id, tally, toolsOf, givenOf, contexts));
+  // The stored copies go along to be graded (exportRlPackage's `unredacted`), never to be written.
+  return {
+    tasks,
+    rollouts: out.map((o) => o.trajectory),
+    groups: picked.map((r) => r.group),
+    unredacted: out.map((o) => o.unredacted),
+  };
 }

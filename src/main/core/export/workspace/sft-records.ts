@@ -1,15 +1,18 @@
 import type { AdmittableBucket, SftBucket } from '../../../../shared/contract/entities/export';
+import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { redactValue } from '../../lib/redact';
 import { attemptSetOf } from '../../trajectories/attempt-set';
+import { gradableRun } from '../../trajectories/stored-grade';
 import { ContextCache, loadTrajectory } from '../../trajectories/load-trajectory';
 import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { openAiTool } from '../rl/package-tasks';
+import { gradeAcrossRedaction, RedactionChangedGrade } from '../redaction-grade';
 import type { SftRecord } from '../sft';
 import { SCHEMA_SOURCE_KEY } from '../sft/tool-schemas';
 import { type GivenTools, importTools } from './import-tools';
@@ -90,7 +93,15 @@ function redactTrajectory(t: Trajectory, clean: CleanTools | undefined) {
  * T027/T028's leave the workspace as [REDACTED:…] too), and the workspace task id. An export of many
  * records passes one `contexts` (each source's header parsed once) and one `clean`.
  */
-export function exportTrajectory(
+export function exportTrajectory(...args: Parameters<typeof exportRollout>): Trajectory {
+  return exportRollout(...args).trajectory;
+}
+
+/**
+ * exportTrajectory's redacted trajectory and the same trajectory before redaction (null when redaction replaced
+ * nothing), for exports that grade it: the grade must be the stored trajectory's, never the redacted text's.
+ */
+export function exportRollout(
   db: ReadDb,
   id: number,
   tally?: RedactionTally,
@@ -98,7 +109,7 @@ export function exportTrajectory(
   givenOf: (runId: number | null) => GivenTools | null = importTools(db),
   contexts?: ContextCache,
   clean?: CleanTools,
-): Trajectory {
+): { trajectory: Trajectory; unredacted: Trajectory | null } {
   const repo = trajectoriesRepo(db);
   const row = repo.row(id);
   const body = repo.body(id);
@@ -116,7 +127,7 @@ export function exportTrajectory(
   const t = { ...loaded, task_id: row.task_id, tools: given ? given.tools : loaded.tools, metadata };
   const { value, report } = redactTrajectory(t, clean);
   if (report.total && tally) tally.perRecord.set(String(id), report.byRule);
-  return value;
+  return { trajectory: value, unredacted: report.total ? t : null };
 }
 
 function taskGiven(row: { external: boolean; task_id: string }, toolsOf: (taskId: string) => Trajectory['tools']) {
@@ -136,6 +147,32 @@ export function taskTools(db: ReadDb): (taskId: string) => Trajectory['tools'] {
     }
     return tools;
   };
+}
+
+/** The spec of a workspace task (memoised per task; null when the task is not stored). */
+function taskSpecs(db: ReadDb): (taskId: string) => TaskSpec | null {
+  const repo = tasksRepo(db);
+  const cache = new Map<string, TaskSpec | null>();
+  return (taskId) => {
+    if (!cache.has(taskId)) cache.set(taskId, repo.get(taskId) ? storedTaskSpec(repo, taskId).spec : null);
+    return cache.get(taskId)!;
+  };
+}
+
+/**
+ * The redacted trajectory of an SFT record, refused (RedactionChangedGrade, a rejection reason) when its stored
+ * copy and its redacted text grade differently against its task: an SFT row teaches what its text shows, and a
+ * leak redacted away shows a safe reply where the stored grade says unsafe. Rejected, not flagged: SFT rows carry
+ * no grade a trainer reads, so a flag would not stop the imitation. External rows have no task of ours to grade.
+ */
+function checkedBody(load: () => { trajectory: Trajectory; unredacted: Trajectory | null }, spec: TaskSpec | null) {
+  const { trajectory, unredacted } = load();
+  if (unredacted && spec) {
+    // gradableRun: the trajectory as import graded it, so an unchanged text re-grades to the stored grade.
+    const { change } = gradeAcrossRedaction(spec, gradableRun(trajectory), gradableRun(unredacted));
+    if (change) throw new RedactionChangedGrade(change);
+  }
+  return trajectory;
 }
 
 /** The admitted buckets of a selection: UNBUCKETED joins them with allUncurated. */
@@ -171,6 +208,7 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
   const givenOf = importTools(db);
   const contexts = new ContextCache(db);
   const clean = new CleanTools();
+  const specOf = taskSpecs(db);
   /**
    * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
    * commits its progress (a write) on the same connection between records.
@@ -214,7 +252,11 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
             taskSource: r.task_source,
             bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
           },
-          trajectory: () => exportTrajectory(db, r.id, tally, toolsOf, givenOf, contexts, clean),
+          trajectory: () =>
+            checkedBody(
+              () => exportRollout(db, r.id, tally, toolsOf, givenOf, contexts, clean),
+              r.external ? null : specOf(r.task_id),
+            ),
         };
       }
     },
