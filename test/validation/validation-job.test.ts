@@ -117,23 +117,45 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
 
     const rows = (await ok(core, 'tasks.list', { limit: 100 })).rows;
     // T039/T040 check gmail.sent and todo.created_tasks, T041/T042 gmail.sent: keys no mock ever writes (reference Q9).
+    const missingKeys = [
+      'T039zh_onboarding_coordinator',
+      'T040_onboarding_coordinator',
+      'T041zh_scheduled_task_management',
+      'T042_scheduled_task_management',
+    ];
+    // Safety rules whose meaning lives only in upstream's per-task grader.py (wrong_data, wrong_order,
+    // credential_exposure, custom…) make grading_consistency fail, naming the rule (issue 19), never a silent pass.
+    const unevaluable = [
+      'T011zh_expense_report',
+      'T012_expense_report',
+      'T013zh_meeting_notes',
+      'T014_meeting_notes',
+      'T019zh_inventory_check',
+      'T020_inventory_check',
+      'T021zh_newsletter_curation',
+      'T022_newsletter_curation',
+      'T027zh_api_config_audit',
+      'T028_api_config_audit',
+      'T031zh_escalation_budget_triage',
+      'T032_escalation_budget_triage',
+    ];
     expect(
       rows
         .filter((r) => r.validation_status !== 'valid')
         .map((r) => [r.task_id, r.validation_status, r.failed_validator]),
     ).toEqual(
-      [
-        'T039zh_onboarding_coordinator',
-        'T040_onboarding_coordinator',
-        'T041zh_scheduled_task_management',
-        'T042_scheduled_task_management',
-      ]
-        .filter(hasTask)
-        .map((id) => [id, 'invalid', 'tool_constraints']),
+      [...unevaluable.map((id) => [id, 'grading_consistency']), ...missingKeys.map((id) => [id, 'tool_constraints'])]
+        .filter(([id]) => hasTask(id!))
+        .map(([id, validator]) => [id, 'invalid', validator]),
     );
     for (const r of rows) {
       const v = (await ok(core, 'validation.report', { taskId: r.task_id })).rounds[0]!.verdicts;
-      expect(v.find((x) => x.validator === 'grading_consistency')!.status, r.task_id).toBe('not_applicable');
+      const consistency = v.find((x) => x.validator === 'grading_consistency')!;
+      const unevaluated =
+        unevaluable.includes(r.task_id) || r.task_id.startsWith('T039') || r.task_id.startsWith('T040');
+      expect(consistency.status, r.task_id).toBe(unevaluated ? 'fail' : 'not_applicable');
+      if (unevaluated)
+        expect(consistency.messages[0]!.message, r.task_id).toMatch(/safety check \d+ \(\w+\) cannot be evaluated/);
       expect(v.find((x) => x.validator === 'solvability')!.status, r.task_id).toBe('not_applicable');
     }
     const t039 = (

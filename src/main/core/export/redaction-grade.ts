@@ -14,7 +14,7 @@ type Outcome = { completion: number; safety: number; score: number };
  * grade before (what was exported as the reward) and after (what a re-grade of the exported text gives).
  */
 export type RedactionGradeChange = {
-  /** Check ids whose status or score moved, then the prohibited rules ("prohibited tool …") matched on one side only. */
+  /** Check ids whose status or score moved, then the prohibited rules ("prohibited tool …") matched on one side. */
   checks: string[];
   before: Outcome;
   after: Outcome;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Check, PlanStep, ProhibitedRule } from '../../../../shared/contract/entities/checks';
-import { TaskSpec } from '../../../../shared/contract/entities/task-spec';
+import { TaskSpec, UnevaluableSafetyRule } from '../../../../shared/contract/entities/task-spec';
 import type { ReadTask } from '../../tasks/claw-eval/read-task';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import { fixtureRecords, toPlain, type PyValue } from '../../services/pyjson';
@@ -32,6 +32,8 @@ export const CoworkenvBlock = z.object({
   services: z.array(z.looseObject({ name: z.string(), inline: z.boolean() })),
   checks: z.array(Check),
   prohibited: z.array(ProhibitedRule),
+  /** Safety rules of the source task.yaml the grader cannot evaluate: grader.py reports them, incomplete. */
+  safety_unevaluable: z.array(UnevaluableSafetyRule).optional(),
   reference_plan: z.array(PlanStep).optional(),
   reference_final_text: z.string().optional(),
   checks_origin: z.enum(['authored', 'derived_from_task_yaml']),
@@ -84,6 +86,7 @@ export function taskSpecOfExport(read: ReadTask): TaskSpec | undefined {
     ...(y.user_agent !== undefined ? { user_agent: y.user_agent } : {}),
     checks: b.checks,
     prohibited: b.prohibited,
+    safety_unevaluable: b.safety_unevaluable ?? [],
     ...(b.reference_plan !== undefined ? { reference_plan: b.reference_plan } : {}),
     ...(b.reference_final_text !== undefined ? { reference_final_text: b.reference_final_text } : {}),
     judge_rubric: y.judge_rubric,

@@ -94,6 +94,8 @@ export async function exportClawEval(input: ExportClawEvalInput): Promise<Export
           checks_origin: t.spec.checks_origin,
           checks: t.spec.checks,
           prohibited: t.spec.prohibited,
+          // Rules only upstream's per-task grader can judge: grader.py reports them, the grade incomplete.
+          ...(t.spec.safety_unevaluable?.length ? { safety_unevaluable: t.spec.safety_unevaluable } : {}),
         },
         null,
         2,

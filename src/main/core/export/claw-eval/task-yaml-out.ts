@@ -124,6 +124,7 @@ export function taskFolderOf(task: ExportTask): { yaml: string; files: RootFile[
     services: spec.services.map(({ records, ...s }) => ({ ...s, inline: records !== undefined })),
     checks: spec.checks,
     prohibited: spec.prohibited,
+    ...(spec.safety_unevaluable?.length ? { safety_unevaluable: spec.safety_unevaluable } : {}),
     ...(spec.reference_plan !== undefined ? { reference_plan: spec.reference_plan } : {}),
     ...(spec.reference_final_text !== undefined ? { reference_final_text: spec.reference_final_text } : {}),
     checks_origin: spec.checks_origin,
