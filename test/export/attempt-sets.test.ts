@@ -6,6 +6,7 @@ import { previewSft } from '../../src/main/core/export/sft';
 import { ok } from '../helpers/call';
 import { messagesRow, writeJsonl } from '../helpers/tau-records';
 import { createTestCore, tempDir } from '../helpers/test-core';
+import { FULL_DATA } from '../helpers/shared-data';
 import { importFiles, TAU2_RESULTS, TAU_BENCH, hasTrajCorpus } from '../helpers/trajectory-import';
 import { agentRun, rec, trajectory } from './build';
 
@@ -86,42 +87,45 @@ describe('dedup by (task, trial) stays inside an attempt set', () => {
   });
 });
 
-describe.skipIf(!hasTrajCorpus)('dedup on the τ corpus files (skipped: /work/shared absent)', () => {
-  let core: Core;
-  const dir = tempDir('attempt-sets-corpus-');
-  beforeAll(() => {
-    core = createTestCore({ seedDemo: false }).core;
-  });
-  afterAll(() => core?.close());
+describe.skipIf(!(hasTrajCorpus && FULL_DATA))(
+  `dedup on the τ corpus files${FULL_DATA ? '' : ' (skipped: counts of the full corpora, not the shipped subset)'}`,
+  () => {
+    let core: Core;
+    const dir = tempDir('attempt-sets-corpus-');
+    beforeAll(() => {
+      core = createTestCore({ seedDemo: false }).core;
+    });
+    afterAll(() => core?.close());
 
-  it('two τ² runs of the same tasks, same file name, imported one after the other: 40 attempts', async () => {
-    const doc = JSON.parse(fs.readFileSync(TAU2_RESULTS, 'utf8')) as {
-      info: { seed: number };
-      simulations: { id: string }[];
-    };
-    const again = { ...doc, info: { ...doc.info, seed: 301 } };
-    again.simulations = doc.simulations.map((s) => ({ ...s, id: `${s.id}-rerun` }));
-    const copy = path.join(dir, 'rerun', path.basename(TAU2_RESULTS));
-    fs.mkdirSync(path.dirname(copy));
-    fs.writeFileSync(copy, JSON.stringify(again));
-    const first = await importFiles(core, { paths: [TAU2_RESULTS] });
-    const second = await importFiles(core, { paths: [copy] });
-    // The same file name: the same default collection, as two reference runs of τ² are written.
-    expect([first.files[0]!.collection, first.stored, second.stored]).toEqual([second.files[0]!.collection, 20, 20]);
-    const p = await preview(core);
-    expect(reasons(p).duplicate).toBeUndefined();
-    expect(p.report.steps[0]).toMatchObject({ in: 40, out: 40 });
-  });
+    it('two τ² runs of the same tasks, same file name, imported one after the other: 40 attempts', async () => {
+      const doc = JSON.parse(fs.readFileSync(TAU2_RESULTS, 'utf8')) as {
+        info: { seed: number };
+        simulations: { id: string }[];
+      };
+      const again = { ...doc, info: { ...doc.info, seed: 301 } };
+      again.simulations = doc.simulations.map((s) => ({ ...s, id: `${s.id}-rerun` }));
+      const copy = path.join(dir, 'rerun', path.basename(TAU2_RESULTS));
+      fs.mkdirSync(path.dirname(copy));
+      fs.writeFileSync(copy, JSON.stringify(again));
+      const first = await importFiles(core, { paths: [TAU2_RESULTS] });
+      const second = await importFiles(core, { paths: [copy] });
+      // The same file name: the same default collection, as two reference runs of τ² are written.
+      expect([first.files[0]!.collection, first.stored, second.stored]).toEqual([second.files[0]!.collection, 20, 20]);
+      const p = await preview(core);
+      expect(reasons(p).duplicate).toBeUndefined();
+      expect(p.report.steps[0]).toMatchObject({ in: 40, out: 40 });
+    });
 
-  it('τ-bench of a base and a fine-tuned model in one collection: 200 + 200 attempts', async () => {
-    const src = JSON.parse(fs.readFileSync(TAU_BENCH, 'utf8')) as { traj: { content: string | null }[] }[];
-    const tuned = src.map((r) => ({ ...r, traj: [...r.traj, { role: 'user', content: '###STOP### (tuned)' }] }));
-    const ft = path.join(dir, 'gpt-4o-ft-airline.json');
-    fs.writeFileSync(ft, JSON.stringify(tuned));
-    await importFiles(core, { paths: [TAU_BENCH], collection: 'tau', agent: 'gpt-4o' });
-    await importFiles(core, { paths: [ft], collection: 'tau', agent: 'gpt-4o-ft' });
-    const p = await preview(core);
-    expect(reasons(p).duplicate).toBeUndefined();
-    expect(p.report.steps[0]).toMatchObject({ in: 440, out: 440 });
-  });
-});
+    it('τ-bench of a base and a fine-tuned model in one collection: 200 + 200 attempts', async () => {
+      const src = JSON.parse(fs.readFileSync(TAU_BENCH, 'utf8')) as { traj: { content: string | null }[] }[];
+      const tuned = src.map((r) => ({ ...r, traj: [...r.traj, { role: 'user', content: '###STOP### (tuned)' }] }));
+      const ft = path.join(dir, 'gpt-4o-ft-airline.json');
+      fs.writeFileSync(ft, JSON.stringify(tuned));
+      await importFiles(core, { paths: [TAU_BENCH], collection: 'tau', agent: 'gpt-4o' });
+      await importFiles(core, { paths: [ft], collection: 'tau', agent: 'gpt-4o-ft' });
+      const p = await preview(core);
+      expect(reasons(p).duplicate).toBeUndefined();
+      expect(p.report.steps[0]).toMatchObject({ in: 440, out: 440 });
+    });
+  },
+);

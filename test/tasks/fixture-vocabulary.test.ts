@@ -8,6 +8,7 @@ import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
 import { ok } from '../helpers/call';
 import { hasCorpus } from '../helpers/corpus-tasks';
 import { CLAW_ROOT } from '../helpers/goldens';
+import { FULL_DATA } from '../helpers/shared-data';
 import { createTestCore, tempDir } from '../helpers/test-core';
 
 /**
@@ -73,8 +74,16 @@ function fixturePath(id: string, service: string, env: string, dflt: string): st
 
 describe.skipIf(!hasCorpus)('fixture values outside our vocabularies import with a warning and are served', () => {
   for (const def of SERVICE_REGISTRY.values()) {
-    it(def.id, async () => {
-      const { id, tool } = taskWithRoute(READ[def.id]!.route);
+    // On the shipped subset a service whose reading route no task calls is skipped; on the full corpora it must exist.
+    let found: ReturnType<typeof taskWithRoute> | null = null;
+    try {
+      found = taskWithRoute(READ[def.id]!.route);
+    } catch (e) {
+      if (FULL_DATA) throw e;
+    }
+    const title = found ? def.id : `${def.id} (skipped: no task of the shipped subset calls ${READ[def.id]!.route})`;
+    it.skipIf(!found)(title, async () => {
+      const { id, tool } = found!;
       const root = tempDir('claw-vocab-');
       fs.cpSync(path.join(TASKS, id), path.join(root, 'tasks', id), { recursive: true });
       const files: { env: string; dflt: string; schema: z.ZodType }[] = [

@@ -6,6 +6,7 @@ import type { SftManifest } from '../../src/shared/contract/entities/export';
 import { ok } from '../helpers/call';
 import { writeTau2, writeTauBench } from '../helpers/tau-records';
 import { createTestCore, tempDir } from '../helpers/test-core';
+import { FULL_DATA } from '../helpers/shared-data';
 import { allRows, hasTrajCorpus, importFiles, TAU2_RESULTS, TAU_BENCH } from '../helpers/trajectory-import';
 
 const bySource = (value: string) => [
@@ -126,7 +127,7 @@ describe('task identity: benchmark and domain are part of an imported task id', 
   });
 });
 
-describe.skipIf(!hasTrajCorpus)('the τ corpus files in one collection (skipped: /work/shared absent)', () => {
+describe.skipIf(!(hasTrajCorpus && FULL_DATA))('the τ corpus files in one collection (needs the full corpora)', () => {
   let core: Core;
   beforeAll(async () => {
     core = createTestCore({ seedDemo: false }).core;
