@@ -77,8 +77,8 @@ test.describe('Tasks and fixture grids', () => {
     await versions.getByTestId('revert-2').click();
     await expect(versions.getByTestId('version-4')).toContainText('revert to version 2');
     await expect(at(0, 'current_stock')).toHaveText('7');
-    // Every version's validation round is kept.
-    await expect(app.getByTestId('task-validation')).toContainText('Version 4 · round 1: valid');
-    await expect(app.getByTestId('task-validation')).toContainText('Version 2 · round 1: valid');
+    // Every version's validation round is kept (invalid: T019zh's wrong_order rule, see above).
+    await expect(app.getByTestId('task-validation')).toContainText('Version 4 · round 1: invalid');
+    await expect(app.getByTestId('task-validation')).toContainText('Version 2 · round 1: invalid');
   });
 });
