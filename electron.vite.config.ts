@@ -12,7 +12,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/headless/cli-main.ts'),
-          'job-worker': resolve(__dirname, 'src/main/core/jobs/job-worker.ts'),
+          'job-worker': resolve(__dirname, 'src/main/job-worker.ts'),
         },
       },
     },

@@ -25,7 +25,7 @@ import { referenceAgent } from '../src/main/core/agents/reference-agent';
 import { scriptedUser } from '../src/main/core/agents/scripted-user';
 import { createCore } from '../src/main/core';
 import { grade } from '../src/main/core/grading/grade';
-import { runRecordOf } from '../src/main/core/traces';
+import { runRecordOf } from '../src/main/core/grading/run-record';
 import type { RunResult } from '../src/shared/contract/entities/run';
 import { generatedTasks } from '../test/helpers/generated-tasks';
 import { storeTasks } from '../test/helpers/run-workspace';
@@ -40,7 +40,12 @@ const BEFORE = process.env.BENCH_RUN_BEFORE;
 function bundleWorker(root = REPO_ROOT, name = 'runs-job-worker.js'): string {
   const outfile = path.join(REPO_ROOT, 'out/bench-cache', name);
   esbuild.buildSync({
-    entryPoints: [path.join(root, 'src/main/core/jobs/job-worker.ts')],
+    // The worker entry moved up to src/main/ (issue 22); an older revision (BENCH_RUN_BEFORE) has it in core/jobs/.
+    entryPoints: [
+      ['src/main/job-worker.ts', 'src/main/core/jobs/job-worker.ts']
+        .map((p) => path.join(root, p))
+        .find((p) => fs.existsSync(p))!,
+    ],
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -61,7 +61,7 @@ function bundleWorker(): string {
   // Inside the repository, so `require('better-sqlite3')` finds node_modules.
   const outfile = path.join(REPO_ROOT, 'node_modules/.cache/bench/job-worker.js');
   esbuild.buildSync({
-    entryPoints: [path.join(REPO_ROOT, 'src/main/core/jobs/job-worker.ts')],
+    entryPoints: [path.join(REPO_ROOT, 'src/main/job-worker.ts')],
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -18,7 +18,7 @@ const MB = 1024 * 1024;
 export function bundleWorker(): string {
   const outfile = path.join(REPO_ROOT, 'out/bench/job-worker.js');
   esbuild.buildSync({
-    entryPoints: [path.join(REPO_ROOT, 'src/main/core/jobs/job-worker.ts')],
+    entryPoints: [path.join(REPO_ROOT, 'src/main/job-worker.ts')],
     ...{ bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['better-sqlite3'] },
     outfile,
     logLevel: 'warning',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { MutationContext, QueryContext } from '../../src/main/core/context';
 import { readHandle, writeHandle, type ReadDb, type WriteDb } from '../../src/main/core/db/sqlite';
 import type { ContextOf } from '../../src/main/core/lib/handler-types';
-import { JOB_DEFINITIONS, type JobName } from '../../src/main/core/jobs/job-registry';
+import type { JobName } from '../../src/main/core/jobs/job-types';
+import { JOB_DEFINITIONS } from '../../src/main/core/rpc/job-registry';
 import { contract } from '../../src/shared/contract';
 
 /**

@@ -21,4 +21,4 @@ if (workerData && !('helper' in workerData)) {
   };
 }
 require('tsx/cjs');
-require('../../src/main/core/jobs/job-worker.ts');
+require('../../src/main/job-worker.ts');

@@ -1,3 +1,3 @@
 // Job worker entry for unit tests: loads the TypeScript worker through tsx, so tests need no build.
 require('tsx/cjs');
-require('../../src/main/core/jobs/job-worker.ts');
+require('../../src/main/job-worker.ts');

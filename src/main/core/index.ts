@@ -9,6 +9,7 @@ import { watchExternalChanges } from './events/change-watcher';
 import { JobRunner } from './jobs/job-runner';
 import { redactingLogger, silentLogger } from './logger';
 import { createDispatch, type Dispatch } from './rpc/dispatch';
+import { JOB_DEFINITIONS } from './rpc/job-registry';
 import { AppError, WorkspaceError } from './lib/errors';
 import { seedNewWorkspace } from './workspace/seed';
 import type { Environment } from './services/environment';
@@ -80,6 +81,7 @@ export function createCore(config: CreateCoreOptions): Core {
   const now = () => clock().toISOString();
   const jobs = new JobRunner({
     db,
+    definitions: JOB_DEFINITIONS,
     keys,
     workspacePath: file,
     events,

@@ -17,6 +17,12 @@ export type { GenerationJobInput, GenerationUnit } from './run-shape';
 import { draftOne, type Steer, taskIdFor } from './procedural/generate';
 import { type CandidateResult, validatedCandidate } from './validated';
 
+declare module '../jobs/job-types' {
+  interface JobInputs {
+    'generation.run': GenerationJobInput;
+  }
+}
+
 function candidate(input: GenerationJobInput, unit: GenerationUnit, index: number, now: () => string): CandidateResult {
   try {
     const make = (attempt: 0 | 1, steer: Steer) => draftOne(unit.slot, input.seed, index, attempt, steer);

@@ -1,5 +1,5 @@
 import type { ReadDb } from '../db/sqlite';
-import type { JobResult } from '../jobs/job-registry';
+import type { JobResult } from '../jobs/job-types';
 import { generationRepo } from './generation.repo';
 import type { GenSlot } from './procedural/families/family';
 

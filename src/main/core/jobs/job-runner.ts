@@ -8,7 +8,7 @@ import type { CoreEvents } from '../events/core-events';
 import type { KeyAccess } from '../endpoints/key-store';
 import type { Logger } from '../logger';
 import { AppError, notFound } from '../lib/errors';
-import { JOB_DEFINITIONS, type JobInput, type JobName } from './job-registry';
+import type { JobInput, JobName } from './job-types';
 import { ownerProcess, ownerProcessAlive } from './process-start';
 import { jobsLedger } from './jobs.repo';
 import type { WorkerData, WorkerMessage } from './job-worker';
@@ -19,8 +19,13 @@ const OWNER_PROCESS = ownerProcess();
 /** Core instances alive in this process; a job owned by one of them is not an orphan. */
 const liveOwners = new Set<string>();
 
+/** What the runner needs of each job's body: its size, to create the row before a worker starts. */
+export type JobSizes = { [N in JobName]: { total(input: JobInput<N>): number } };
+
 export type JobRunnerOptions = {
   db: Db;
+  /** The job bodies (rpc/job-registry.ts), handed down by the composition root. */
+  definitions: JobSizes;
   workspacePath: string;
   events: CoreEvents;
   logger: Logger;
@@ -72,7 +77,7 @@ export class JobRunner {
 
   /** Only job procedures with a body, with the input their body takes (checked by the compiler). */
   start<N extends JobName>(name: N, input: JobInput<N>): string {
-    const def = JOB_DEFINITIONS[name] as { total(i: JobInput<N>): number };
+    const def = this.o.definitions[name] as { total(i: JobInput<N>): number };
     if (this.o.workspacePath === ':memory:')
       throw new AppError('WORKSPACE_ERROR', 'jobs need a workspace file (worker threads open their own connection)');
     const id = randomUUID();

@@ -2,13 +2,23 @@ import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { openDb, readHandle, writeHandle } from '../db/sqlite';
 import { endpointsRepo } from '../endpoints/endpoints.repo';
 import { memorySecrets, registerConfiguredKeys } from '../endpoints/key-store';
-import { settleCuration } from '../curation/settle';
+import type { CommitHook } from '../db/commit-hook';
 import { bumpTableVersion } from '../events/change-watcher';
 import { jobsLedger } from './jobs.repo';
-import { JobCancelled, type HelperEnv, type JobContext } from './job-definition';
-import { JOB_DEFINITIONS, JOB_HELPERS, type JobName } from './job-registry';
+import { JobCancelled, type HelperEnv, type HelperName, type JobContext, type JobHelper } from './job-definition';
+import type { JobName } from './job-types';
 
-/** Worker thread entry: one job per worker, with its own connection to the workspace. */
+/**
+ * What a job worker runs, handed in by its entry (src/main/job-worker.ts) so this module imports no job
+ * body: the bodies and helper bodies by name (rpc/job-registry.ts) and the hooks every commit runs.
+ */
+export type WorkerRegistry = {
+  definitions: Record<JobName, { run(ctx: JobContext, input: never): unknown }>;
+  helpers: Record<HelperName, JobHelper>;
+  commitHooks: readonly CommitHook[];
+};
+
+/** Worker thread data: one job per worker, with its own connection to the workspace. */
 export type WorkerData = {
   workspacePath: string;
   jobId: string;
@@ -25,7 +35,7 @@ export type WorkerData = {
   execArgv: string[];
 };
 /** The same entry started as a job's helper thread (JobContext.startHelper). */
-type HelperData = HelperEnv & { helper: keyof typeof JOB_HELPERS; data: unknown };
+type HelperData = HelperEnv & { helper: HelperName; data: unknown };
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message: string; tables: string[] }
   /** The worker could not record its own failure (the workspace stayed busy): the runner records it. */
@@ -58,7 +68,7 @@ function retryBusy<T>(waitMs: number, write: () => T, waiting?: () => void): T {
 
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
-async function runJob(data: WorkerData): Promise<void> {
+async function runJob(data: WorkerData, registry: WorkerRegistry): Promise<void> {
   // The core's clock may be pinned (tests); keep the same offset from the wall clock.
   const now = () => new Date(Date.now() + data.clockOffsetMs).toISOString();
   const db = openDb(data.workspacePath, {
@@ -81,7 +91,8 @@ async function runJob(data: WorkerData): Promise<void> {
     post({ type: 'progress', done, total, message: 'waiting: the workspace is busy with another write', tables: [] });
   try {
     const job = jobs.get(data.jobId);
-    const def = job && Object.hasOwn(JOB_DEFINITIONS, job.name) ? JOB_DEFINITIONS[job.name as JobName] : undefined;
+    const defs = registry.definitions;
+    const def = job && Object.hasOwn(defs, job.name) ? defs[job.name as JobName] : undefined;
     if (!job || !def) throw new Error(`unknown job ${data.jobId}`);
     total = job.total;
     done = job.done;
@@ -117,8 +128,9 @@ async function runJob(data: WorkerData): Promise<void> {
           write(writeHandle(db));
           jobs.advance(job.id, doneAfter, message, now());
           for (const t of tables) bumpTableVersion(db, t);
-          // A batch of trajectories (import, run): recompute their tasks' statistics in the same commit.
-          if (settleCuration(writeHandle(db), now())) bumpTableVersion(db, 'curation_tasks');
+          // What every commit runs (a batch of trajectories: their tasks' statistics), in the same commit.
+          for (const hook of registry.commitHooks)
+            for (const t of hook(writeHandle(db), now())) bumpTableVersion(db, t);
         });
         retryBusy(busyWaitMs, () => batch.immediate(), waiting);
         done = doneAfter;
@@ -166,6 +178,9 @@ async function runJob(data: WorkerData): Promise<void> {
   }
 }
 
-const data = workerData as WorkerData | HelperData;
-if ('helper' in data) JOB_HELPERS[data.helper](data.data, data);
-else void runJob(data);
+/** The worker thread's body: a job, or one of a job's helper threads (started on the same entry). */
+export function serveJobWorker(registry: WorkerRegistry): void {
+  const data = workerData as WorkerData | HelperData;
+  if ('helper' in data) void registry.helpers[data.helper](data.data, data);
+  else void runJob(data, registry);
+}

@@ -2,7 +2,13 @@ import type { ParsedInput } from '../../../shared/contract';
 import { SlotFields } from '../../../shared/contract/entities/slot';
 import { slotsWriter } from '../db/repos/slots.repo';
 import type { JobDefinition } from '../jobs/job-definition';
-import type { JobResult } from '../jobs/job-registry';
+import type { JobResult } from '../jobs/job-types';
+
+declare module '../jobs/job-types' {
+  interface JobInputs {
+    'plan.generateGrid': Input;
+  }
+}
 
 type Input = ParsedInput<'plan.generateGrid'>;
 

@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
 import type { MutationContext, QueryContext } from '../context';
 import { readHandle, writeHandle, type Db } from '../db/sqlite';
-import { settleCuration } from '../curation/settle';
 import { bumpTableVersion } from '../events/change-watcher';
 import { damaged } from '../db/workspace-file';
 import { AppError } from '../lib/errors';
 import { redactErrorResult } from '../lib/redact';
+import { COMMIT_HOOKS } from './commit-hooks';
 import { handlers } from './handlers';
 
 const zodIssues = (err: z.ZodError) =>
@@ -129,8 +129,7 @@ export function createDispatch(base: DispatchBase, opts: DispatchOptions = {}) {
         const out = run(ctx);
         if (out instanceof Promise)
           throw new AppError('INTERNAL', `${name} is declared ${contract[name].kind} but its handler is async`);
-        // Trajectories written by this mutation: their tasks' statistics, before commit.
-        if (settleCuration(ctx.db, base.now())) ctx.touch('curation_tasks');
+        for (const hook of COMMIT_HOOKS) for (const table of hook(ctx.db, base.now())) ctx.touch(table);
         for (const table of touched.keys()) bumpTableVersion(base.db, table);
         return out;
       })

@@ -12,6 +12,12 @@ import { inOrder, type Outcome, type Pair, runPairs } from './run-pairs';
 import { runParties, type RunUserChoice } from './run-parties';
 import { agentRunsRepo, agentRunsWriter } from './run.repo';
 
+declare module '../jobs/job-types' {
+  interface JobInputs {
+    'runs.start': RunJobInput;
+  }
+}
+
 /** Resolved by runs.start's handler; a resumed job re-reads it, so it runs exactly the same pairs. */
 export type RunJobInput = {
   name: string;

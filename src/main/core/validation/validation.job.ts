@@ -1,9 +1,15 @@
 import type { JobDefinition } from '../jobs/job-definition';
-import type { JobResult } from '../jobs/job-registry';
+import type { JobResult } from '../jobs/job-types';
 import { slotsRepo } from '../db/repos/slots.repo';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { validateStored } from './validate-stored';
 import { validationWriter } from './validation.repo';
+
+declare module '../jobs/job-types' {
+  interface JobInputs {
+    'validation.run': ValidationJobInput;
+  }
+}
 
 /** The ids are resolved when the job starts (validation.run's handler), so a resumed job validates the same list. */
 export type ValidationJobInput = { taskIds: string[]; batchSize: number };

@@ -1,4 +1,5 @@
 import { finishedJob } from '../cli/finished-job';
+import { jobResult } from '../../../shared/contract/job-result';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiResult } from '../../../shared/contract';
@@ -154,7 +155,7 @@ export const exportSftCommand = defineCommand({
     });
     const job = await runJob(ctx, started);
     if (typeof job === 'number') return job;
-    return printSftResult(ctx, job.result as never);
+    return printSftResult(ctx, jobResult(job, 'export.sft'));
   },
 });
 
@@ -210,7 +211,7 @@ export const exportRlCommand = defineCommand({
     if (!started.ok && /holds no tasks/.test(started.error.message)) return (ctx.print(started), EXIT.nothingSelected);
     const job = await runJob(ctx, started);
     if (typeof job === 'number') return job;
-    return printRlResult(ctx, job.result as never);
+    return printRlResult(ctx, jobResult(job, 'export.rl'));
   },
 });
 
@@ -237,7 +238,7 @@ export const exportClawEvalCommand = defineCommand({
     });
     const job = await runJob(ctx, started);
     if (typeof job === 'number') return job;
-    const r = job.result as { outDir: string; counts: Record<string, number>; warnings: string[] };
+    const r = jobResult(job, 'export.clawEval');
     if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: r })}\n`);
     else {
       for (const w of r.warnings) ctx.err(`warning: ${w}\n`);

@@ -1,7 +1,8 @@
 import { finishedJob } from '../cli/finished-job';
+import { jobResult } from '../../../shared/contract/job-result';
 import type { Input } from '../../../shared/contract';
 import { GENERATORS, type SlotRunReport } from '../../../shared/contract/generation.contract';
-import type { JobResult } from '../../core/jobs/job-registry';
+import type { JobResult } from '../../core/jobs/job-types';
 import { defineCommand, intFlag, str, strs, type RunContext } from '../cli/command';
 
 type Result = JobResult<'generation.run'>;
@@ -93,7 +94,7 @@ export const generateCommand = defineCommand({
     if (!started.ok) return ctx.print(started);
     const job = await finishedJob(ctx, started.data.jobId);
     if (!job) return 1;
-    const result = job.result as Result;
+    const result = jobResult(job, 'generation.run');
     ctx.print({ ok: true, data: result }, () => render(ctx, result, slots.value === 'below_target'));
     return result.stopped || result.perSlot.some((s) => accepted(s) === 0) ? 1 : 0;
   },

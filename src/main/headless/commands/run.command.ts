@@ -1,6 +1,6 @@
 import { finishedJob } from '../cli/finished-job';
+import { jobResult } from '../../../shared/contract/job-result';
 import type { Input } from '../../../shared/contract';
-import type { RunResult } from '../../../shared/contract/entities/run';
 import { bool, defineCommand, intFlag, str, type CommandArgs, type RunContext } from '../cli/command';
 
 const USAGE =
@@ -110,7 +110,7 @@ async function startOrResumeRun({ flags }: CommandArgs, ctx: RunContext): Promis
     explain: (message) => `${message}; \`coworkenv run --resume <run id>\` goes on with the pairs not yet stored`,
   });
   if (!job) return 1;
-  const r = job.result as RunResult;
+  const r = jobResult(job, 'runs.start');
   if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: r })}\n`);
   else {
     const score = r.mean_score === null ? '–' : r.mean_score.toFixed(4);

@@ -1,4 +1,5 @@
 import { finishedJob } from '../cli/finished-job';
+import { jobResult } from '../../../shared/contract/job-result';
 import fs from 'node:fs';
 import type { ImportFormat, ImportResult } from '../../../shared/contract/entities/trajectory-row';
 import { defineCommand, str, strs, type CommandArgs, type RunContext } from '../cli/command';
@@ -35,7 +36,7 @@ export async function runImport({ positionals, flags }: CommandArgs, ctx: RunCon
   if (!started.ok) return ctx.print(started);
   const job = await finishedJob(ctx, started.data.jobId);
   if (!job) return 1;
-  const result = job.result as ImportResult;
+  const result = jobResult(job, 'trajectories.import');
   if (ctx.json) ctx.out(`${JSON.stringify({ ok: true, data: result })}\n`);
   else await render(ctx, result);
   return result.refused > 0 || result.issueCount > 0 ? 1 : 0;

@@ -1,7 +1,17 @@
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import type { ExportTask } from '../export-task';
 import type { Computed } from './compute';
-import type { CheckRate, Flag } from './preview';
+
+export type Flag = {
+  level: 'warn' | 'info';
+  code: string;
+  task_id?: string;
+  check_id?: string;
+  trajectory_id?: string;
+  message: string;
+};
+
+export type CheckRate = { check_id: string; kind: string; weight: number; met: number; graded: number };
 
 const fmt = (x: number | null) => (x === null ? '—' : String(Math.round(x * 10000) / 10000));
 

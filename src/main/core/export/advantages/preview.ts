@@ -3,20 +3,11 @@ import type { ExportTask } from '../export-task';
 import type { RolloutGroupKey } from './rollout-groups';
 import { computeAdvantages, type Computed, type GroupSummary } from './compute';
 import { spread } from './group-stats';
-import { rolloutFlags } from './preview-flags';
+import { type CheckRate, type Flag, rolloutFlags } from './preview-flags';
+
+export type { CheckRate, Flag } from './preview-flags';
 import { describeSettings, type AdvantageSettings } from './settings';
 import { trivialRuns, type TrivialReport } from './trivial-runs';
-
-export type Flag = {
-  level: 'warn' | 'info';
-  code: string;
-  task_id?: string;
-  check_id?: string;
-  trajectory_id?: string;
-  message: string;
-};
-
-export type CheckRate = { check_id: string; kind: string; weight: number; met: number; graded: number };
 
 export type Preview = {
   settings: Record<string, unknown>;

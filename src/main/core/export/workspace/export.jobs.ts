@@ -1,11 +1,19 @@
 import type { ParsedInput } from '../../../../shared/contract';
 import type { JobContext, JobDefinition } from '../../jobs/job-definition';
-import type { JobResult } from '../../jobs/job-registry';
+import type { JobResult } from '../../jobs/job-types';
 import { exportClawEval } from '../claw-eval/export-claw-eval';
 import { exportRlPackage } from '../rl/export-rl';
 import { exportSft, type SftProgress } from '../sft';
 import { exportTasks, allTaskIds, rlInputs } from './rl-inputs';
 import { admittedOf, RedactionTally, workspaceSftRecords } from './sft-records';
+
+declare module '../../jobs/job-types' {
+  interface JobInputs {
+    'export.sft': SftJobInput;
+    'export.rl': ParsedInput<'export.rl'>;
+    'export.clawEval': ParsedInput<'export.clawEval'>;
+  }
+}
 
 /** Export jobs write files, not the workspace: progress and cancellation go through empty batches. */
 const tick = (ctx: JobContext, done: number, message: string) => ctx.commitBatch(() => {}, done, message, []);

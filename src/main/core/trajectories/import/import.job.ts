@@ -1,5 +1,5 @@
 import type { JobContext, JobDefinition } from '../../jobs/job-definition';
-import type { JobResult } from '../../jobs/job-registry';
+import type { JobResult } from '../../jobs/job-types';
 import { runsRepo, runsWriter } from '../runs.repo';
 import { supersession } from '../supersede';
 import { trajectoriesWriter } from '../trajectories-writer.repo';
@@ -10,6 +10,12 @@ import { produceFile, type FileJob, type ImportFile, type ParseMessage, type Pro
 import { TOOL_SET_FORMAT, type ToolSet } from './tool-file';
 
 export type { ImportFile } from './produce';
+
+declare module '../../jobs/job-types' {
+  interface JobInputs {
+    'trajectories.import': ImportJobInput;
+  }
+}
 
 export type ImportJobInput = {
   name: string;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Job } from '../../../../shared/contract/jobs.contract';
+import { jobResult, type JobName, type JobResult } from '../../../../shared/contract/job-result';
 import { call, errorText } from '../../api/client';
 import { useAppStore } from '../../stores/app.store';
 
@@ -9,11 +10,13 @@ const FINAL = ['done', 'failed', 'cancelled', 'interrupted'];
  * The output folder, overwrite, and the export button: starts the export job, shows its progress
  * from job.progress events, a Cancel button while it runs, and what it wrote (or why not) at the end.
  */
-export function ExportRun(props: {
+export function ExportRun<N extends JobName>(props: {
+  /** The export's job procedure: its result is read typed (jobResult). */
+  job: N;
   defaultDir: string;
   disabled?: boolean;
   start(outDir: string, overwrite: boolean): Promise<{ jobId: string }>;
-  describe(result: never): string;
+  describe(result: JobResult<N>): string;
 }) {
   const [outDir, setOutDir] = useState(props.defaultDir);
   const [overwrite, setOverwrite] = useState(false);
@@ -74,7 +77,7 @@ export function ExportRun(props: {
       )}
       {job?.state === 'done' && (
         <p className="notice notice-info" role="status" data-testid="export-done">
-          Export done: {props.describe(job.result as never)}
+          Export done: {props.describe(jobResult(job, props.job))}
         </p>
       )}
       {job && job.state !== 'done' && (

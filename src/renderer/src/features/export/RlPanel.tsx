@@ -88,12 +88,11 @@ export function RlPanel({ exportsDir }: { exportsDir: string }) {
         </>
       )}
       <ExportRun
+        job="export.rl"
         defaultDir={`${exportsDir}/rl-${method}`}
         disabled={!p}
         start={(outDir, overwrite) => call('export.rl', { outDir, overwrite, advantage: method })}
-        describe={(x: { counts: { tasks: number; rollouts: number }; outDir: string }) =>
-          `${x.counts.tasks} tasks and ${x.counts.rollouts} rollouts written to ${x.outDir}`
-        }
+        describe={(x) => `${x.counts.tasks} tasks and ${x.counts.rollouts} rollouts written to ${x.outDir}`}
       />
     </div>
   );
@@ -108,11 +107,10 @@ export function ClawEvalPanel({ exportsDir }: { exportsDir: string }) {
         written back verbatim.
       </p>
       <ExportRun
+        job="export.clawEval"
         defaultDir={`${exportsDir}/claw-eval`}
         start={(outDir, overwrite) => call('export.clawEval', { outDir, overwrite })}
-        describe={(x: { counts: { tasks: number }; outDir: string }) =>
-          `${x.counts.tasks} task folders written to ${x.outDir}`
-        }
+        describe={(x) => `${x.counts.tasks} task folders written to ${x.outDir}`}
       />
     </div>
   );

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { DEFAULT_POOLS, type SftDialect } from '../../../../shared/contract/entities/export';
-import type { SftExportJobResult } from '../../../../shared/contract/export.contract';
 import { call, errorText } from '../../api/client';
 import { ExportRun } from './ExportRun';
 
@@ -187,10 +186,11 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
       )}
       {r && <SftReportView preview={preview} />}
       <ExportRun
+        job="export.sft"
         defaultDir={`${exportsDir}/sft-${dialect}`}
         disabled={!r || r.exported === 0}
         start={(outDir, overwrite) => call('export.sft', { dialect, outDir, overwrite, selection, options })}
-        describe={(x: SftExportJobResult) => `${x.report.exported} records written to ${x.outDir}`}
+        describe={(x) => `${x.report.exported} records written to ${x.outDir}`}
       />
     </div>
   );

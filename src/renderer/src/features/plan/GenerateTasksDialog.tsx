@@ -1,3 +1,4 @@
+import { jobResult } from '../../../../shared/contract/job-result';
 import { useEffect, useState } from 'react';
 import type { Input, Output } from '../../../../shared/contract';
 import { call, errorText } from '../../api/client';
@@ -38,7 +39,7 @@ export function GenerateTasksDialog({
   useEffect(() => {
     if (!jobId || !progress || ['queued', 'running'].includes(progress.state)) return;
     void call('jobs.get', { id: jobId }).then(
-      (j) => setResult((j.result as Result | null) ?? null),
+      (j) => setResult(j.state === 'done' ? jobResult(j, 'generation.run') : null),
       () => {},
     );
   }, [jobId, progress]);

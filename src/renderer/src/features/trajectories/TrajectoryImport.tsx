@@ -1,3 +1,4 @@
+import { jobResult } from '../../../../shared/contract/job-result';
 import { useEffect, useState } from 'react';
 import type { ImportResult } from '../../../../shared/contract/entities/trajectory-row';
 import { call, errorText } from '../../api/client';
@@ -37,7 +38,7 @@ export function TrajectoryImport({ onNotice }: { onNotice(n: Notice | null): voi
       (j) =>
         onNotice(
           j.state === 'done'
-            ? { kind: 'info', text: `Import done: ${summary(j.result as ImportResult)}` }
+            ? { kind: 'info', text: `Import done: ${summary(jobResult(j, 'trajectories.import'))}` }
             : { kind: 'error', text: `Import ${j.state}: ${j.error ?? j.message}` },
         ),
       (e) => onNotice({ kind: 'error', text: errorText(e) }),

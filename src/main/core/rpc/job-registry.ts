@@ -1,23 +1,20 @@
-import type { z } from 'zod';
-import type { Contract, ProcedureName } from '../../../shared/contract';
+import type { HelperName, JobDefinition, JobHelper } from '../jobs/job-definition';
+import type { JobInputs, JobName, JobResult } from '../jobs/job-types';
 import { generateGridJob } from '../plan/generate-grid.job';
 import { validationJob } from '../validation/validation.job';
 import { generationJob } from '../generation/generation.job';
 import { importJob } from '../trajectories/import/import.job';
 import { clawEvalExportJob, rlExportJob, sftExportJob } from '../export/workspace/export.jobs';
 import { runJob } from '../runs/run.job';
-import type { HelperName, JobDefinition, JobHelper } from './job-definition';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 import { episodeHelperMain } from '../runs/episode-helper';
 
-/** Job procedures that have a body (jobs.resume restarts another job's body). */
-export type JobName = Exclude<
-  { [N in ProcedureName]: Contract[N]['kind'] extends 'job' ? N : never }[ProcedureName],
-  'jobs.resume'
->;
-export type JobResult<N extends JobName> = z.output<NonNullable<Contract[N]['result']>>;
-
-/** Job bodies by procedure name; the worker looks them up here. The compiler demands one per job procedure. */
+/**
+ * Job bodies by procedure name, beside the handler map (handlers.ts) at the top of the core: the runner
+ * and the worker get them from the composition roots (core/index.ts, src/main/job-worker.ts) and import
+ * no body themselves. The compiler demands one body per job procedure, taking the input its start
+ * handler declared in JobInputs and returning the contract's result.
+ */
 export const JOB_DEFINITIONS = {
   'plan.generateGrid': generateGridJob,
   'validation.run': validationJob,
@@ -27,9 +24,7 @@ export const JOB_DEFINITIONS = {
   'export.rl': rlExportJob,
   'export.clawEval': clawEvalExportJob,
   'runs.start': runJob,
-} satisfies { [N in JobName]: JobDefinition<never, JobResult<N>> };
-
-export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]['run']>[1];
+} satisfies { [N in JobName]: JobDefinition<JobInputs[N], JobResult<N>> };
 
 /** Helper thread bodies a job may start (JobContext.startHelper); they run in the job workers' entry. */
 export const JOB_HELPERS: Record<HelperName, JobHelper> = {
