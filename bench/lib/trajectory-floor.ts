@@ -46,7 +46,7 @@ const counts = (messages: any[]) => {
 /** Writes `file`'s records into the empty workspace `ws` (made by the caller) and answers the SQLite times. */
 export function sqliteFloor(ws: string, file: string): Floor {
   const db = openDb(ws, { check: false });
-  // The job worker's pragmas (src/main/core/jobs/job-worker.ts).
+  // The job worker's pragmas (src/main/job-worker.ts).
   db.pragma('wal_autocheckpoint = 16384');
   db.pragma('journal_size_limit = 67108864');
   db.exec(

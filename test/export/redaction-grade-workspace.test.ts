@@ -10,7 +10,7 @@ import { rlInputs } from '../../src/main/core/export/workspace/rl-inputs';
 import { RedactionTally, workspaceSftRecords } from '../../src/main/core/export/workspace/sft-records';
 import { grade } from '../../src/main/core/grading/grade';
 import { storeTaskSpec } from '../../src/main/core/tasks/spec-store';
-import { runRecordOf } from '../../src/main/core/traces';
+import { runRecordOf } from '../../src/main/core/grading/run-record';
 import type { PreparedRow } from '../../src/main/core/trajectories/import/prepare';
 import { runsWriter } from '../../src/main/core/trajectories/runs.repo';
 import { trajectoriesWriter } from '../../src/main/core/trajectories/trajectories-writer.repo';

@@ -3,7 +3,7 @@ import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { grade } from '../../src/main/core/grading/grade';
 import { freshEnvironment, taskClock, type ExportTask } from '../../src/main/core/export/export-task';
 import { dumpsCompact, type PyValue } from '../../src/main/core/services/pyjson';
-import { runRecordOf } from '../../src/main/core/traces';
+import { runRecordOf } from '../../src/main/core/grading/run-record';
 import { validTask } from '../validation/valid-task';
 
 export const CLOCK = new Date('2026-03-05T09:00:00Z');

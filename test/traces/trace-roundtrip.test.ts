@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Trajectory } from '../../src/shared/contract/entities/trajectory';
 import { PyFloat } from '../../src/main/core/services/pyjson';
-import { lastAudits, readTrace, runRecordOf, writeTrace } from '../../src/main/core/traces';
+import { lastAudits, runRecordOf } from '../../src/main/core/grading/run-record';
+import { readTrace, writeTrace } from '../../src/main/core/traces';
 import { synthTrajectory } from '../helpers/claw-traces';
 import { CLAW_ROOT, hasGoldens } from '../helpers/goldens';
 

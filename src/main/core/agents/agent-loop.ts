@@ -11,7 +11,7 @@ import { grade } from '../grading/grade';
 import { pyIsoTimestamp } from '../services/define';
 import type { EnvironmentSpec } from '../services/environment';
 import { environmentForSpec, taskClock, type StoredFixture } from '../tasks/task-spec-of';
-import { runRecordOf } from '../traces';
+import { runRecordOf } from '../grading/run-record';
 import type { Agent, AgentReply, UserSimulator } from './agent-types';
 import type { ChatMessage } from './chat-types';
 import {

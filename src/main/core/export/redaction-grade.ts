@@ -2,7 +2,7 @@ import type { GradeResult } from '../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { grade } from '../grading/grade';
-import { runRecordOf } from '../traces';
+import { runRecordOf } from '../grading/run-record';
 
 /** What a record carries (RL) or is rejected for (SFT) when redaction changed its own checks' outcome. */
 export const REDACTION_CHANGED_GRADE = 'redaction_changed_grade';

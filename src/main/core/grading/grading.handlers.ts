@@ -1,11 +1,8 @@
-import type { GradeResult } from '../../../shared/contract/entities/checks';
-import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { HandlerMap } from '../lib/handler-types';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
-import { readTraceInput, runRecordOf } from '../traces';
-import { grade } from './grade';
+import { readTraceInput } from '../traces';
+import { gradeTrajectory } from './grade-trajectory';
 import { updateCheck } from './update-check';
 
 export const gradingHandlers = {
@@ -30,24 +27,3 @@ export const gradingHandlers = {
     return out;
   },
 } satisfies Partial<HandlerMap>;
-
-/** A read trace graded against `spec` (stored as `taskId`), with what makes the grade less telling than it looks. */
-export function gradeTrajectory(
-  spec: TaskSpec,
-  t: Trajectory,
-  taskId: string,
-): { grade: GradeResult; warnings: string[] } {
-  const warnings: string[] = [];
-  if (t.task_id !== taskId)
-    warnings.push(`the trace is a run of task ${t.task_id}, graded here against the checks of ${taskId}`);
-  const snapshotted = new Set(t.audits.map((a) => a.service));
-  const unaudited = [...new Set(spec.checks.flatMap((c) => (c.kind === 'audit' ? [c.service] : [])))].filter(
-    (s) => !snapshotted.has(s),
-  );
-  if (unaudited.length)
-    warnings.push(
-      `the trace has no audit_snapshot of ${unaudited.join(', ')}: the audit checks on ` +
-        `${unaudited.length > 1 ? 'them' : 'it'} find no records`,
-    );
-  return { grade: grade(spec, runRecordOf(t)), warnings };
-}

@@ -4,7 +4,7 @@ import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { prepareCached, type WriteDb } from '../db/sqlite';
 import { callLocations } from '../../../shared/contract/entities/call-locations';
 import { grade } from '../grading/grade';
-import { runRecordOf } from '../traces';
+import { runRecordOf } from '../grading/run-record';
 import { ContextCache, loadTrajectory } from './load-trajectory';
 import { trajectoriesRepo } from './trajectories.repo';
 import { dispatchesOfCalls } from './trajectory-stats';

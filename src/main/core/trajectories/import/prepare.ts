@@ -3,7 +3,7 @@ import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
 import type { ReadDb } from '../../db/sqlite';
-import { gradeTrajectory } from '../../grading/grading.handlers';
+import { gradeTrajectory } from '../../grading/grade-trajectory';
 import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { tasksRepo } from '../../tasks/tasks.repo';
 import type { Normalized } from '../formats';
