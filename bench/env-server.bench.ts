@@ -1,18 +1,23 @@
 /**
  * The RL environment server (`serveRlPackage`, what `coworkenv env serve` runs) on loopback: steps/s
  * with concurrent episodes, the client in a forked second process running whole episodes (create,
- * 10 tool calls, grade, close) in 16 concurrent loops until a fixed number of episodes is done.
+ * 10 tool calls, grade, close) in 64 concurrent loops (BENCH_ENV_CONCURRENCY) until a fixed number of
+ * episodes is done: 64 episodes in flight, as many rollout workers sharing one server process.
  *
  * The package: the hand-written validation task (gmail + helpdesk with inline records), exported
  * with exportRlPackage; the step mix is its 5-call reference plan (reads and writes) plus 5 reads.
  *
  * Baselines (same run, same process): (a) the same episodes in-process on Environment (new
  * environment, 10 calls; what one step costs without any server), (b) the same episodes through the
- * server's EpisodeStore without HTTP (create, steps, grade, close). "cost vs in-process" = (a) ÷ HTTP.
+ * server's EpisodeStore without HTTP (create, steps, grade, close), (c) a bare node:http echo server
+ * (answers every request with its body, plus an episode id) driven by the same client: what HTTP alone
+ * costs on this machine. "cost vs in-process" = (a) ÷ HTTP; "of echo" = env-server steps/s ÷ echo's.
  *
  * Goal (issue 12): ≥ 5,000 steps/s over HTTP. No assertions: figures only.
  */
 import { fork } from 'node:child_process';
+import nodeHttp from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TaskSpec } from '../src/shared/contract/entities/task-spec';
@@ -28,7 +33,7 @@ import { emit, header, ms, rate, ratio, table, tempDir } from './lib/harness';
 
 const BENCH = 'env-server';
 const EPISODES = Number(process.env.BENCH_ENV_EPISODES ?? 2_000);
-const CONCURRENCY = 16;
+const CONCURRENCY = Number(process.env.BENCH_ENV_CONCURRENCY ?? 64);
 const GOAL = 5_000;
 
 function loadInChild(o: EnvLoadOptions): Promise<EnvLoadResult> {
@@ -44,6 +49,30 @@ function loadInChild(o: EnvLoadOptions): Promise<EnvLoadResult> {
     child.once('exit', (code) => code !== 0 && reject(new Error(`load client exited with ${code}`)));
     child.send(o);
   });
+}
+
+/** The bare baseline: every request answered with its own body (an episode id added), nothing else. */
+async function echoServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = nodeHttp.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : '{}';
+      const out = `{"episode_id":"ep_echo","echo":${body}}`;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** Episodes per second of `run` (one whole episode per call), after a warm-up. */
@@ -99,11 +128,34 @@ async function main() {
       await server.close();
     }
     if (http.errors) throw new Error(`${http.errors} error answers during the HTTP run`);
+    const echo = await echoServer();
+    let bare: EnvLoadResult;
+    try {
+      bare = await loadInChild({
+        url: echo.url,
+        taskId: spec.task_id,
+        calls,
+        episodes: EPISODES,
+        warmupEpisodes: Math.ceil(EPISODES / 10),
+        concurrency: CONCURRENCY,
+      });
+    } finally {
+      await echo.close();
+    }
     const steps = calls.length;
     const met = http.stepsPerSec >= GOAL;
     console.log(
       table(
-        ['path', 'episodes/s', 'steps/s', 'requests/s', 'step median', 'step p99', 'cost vs in-process', 'goal'],
+        [
+          'path',
+          'episodes/s',
+          'steps/s',
+          'requests/s',
+          'step median',
+          'step p99',
+          'cost vs in-process',
+          'goal / of echo',
+        ],
         [
           [
             '(a) in-process Environment (baseline)',
@@ -133,7 +185,17 @@ async function main() {
             ms(http.lat.median),
             ms(http.lat.p99),
             ratio((inProc * steps) / http.stepsPerSec),
-            `≥ ${GOAL.toLocaleString('en-US')} steps/s ${met ? 'met' : 'MISSED'}`,
+            `≥ ${GOAL.toLocaleString('en-US')} steps/s ${met ? 'met' : 'MISSED'}; ${ratio(http.stepsPerSec / bare.stepsPerSec)} of echo`,
+          ],
+          [
+            `(c) bare node:http echo server, same client, ${CONCURRENCY} in flight`,
+            rate(bare.episodesPerSec),
+            rate(bare.stepsPerSec),
+            rate(bare.requestsPerSec),
+            ms(bare.lat.median),
+            ms(bare.lat.p99),
+            '—',
+            ratio(1),
           ],
         ],
       ),
@@ -165,6 +227,14 @@ async function main() {
       baseline: 'in-process Environment steps/s',
       goal: `≥ ${GOAL.toLocaleString('en-US')} steps/s`,
       met,
+    });
+    emit({
+      bench: BENCH,
+      name: `HTTP steps vs a bare node:http echo server, ${CONCURRENCY} concurrent episodes`,
+      median_ms: http.lat.median,
+      calls_per_s: http.stepsPerSec,
+      ratio: http.stepsPerSec / bare.stepsPerSec,
+      baseline: `echo server steps/s (${Math.round(bare.stepsPerSec)})`,
     });
   } finally {
     tmp.cleanup();

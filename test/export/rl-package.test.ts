@@ -6,6 +6,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { openAiTool } from '../../src/main/core/export/rl/package-tasks';
+import { verlToolSchema } from '../../src/main/core/export/rl/verl-schema';
 import { corpusExportTasks, hasCorpus } from '../helpers/corpus-tasks';
 import { PYTHON, python } from '../helpers/python';
 import { clawTaskIds, figure } from '../helpers/shared-data';
@@ -109,10 +110,7 @@ describe('the RL package', () => {
       'gmail_save_draft STRUCT(create_kwargs STRUCT(task VARCHAR), execute_kwargs STRUCT(task_id VARCHAR), ' +
         'calc_reward_kwargs STRUCT(task_id VARCHAR), release_kwargs STRUCT(task_id VARCHAR))',
     );
-    expect(types.extra_info).toContain(
-      'interaction_kwargs STRUCT("name" VARCHAR, task_id VARCHAR, package_id VARCHAR, enabled BOOLEAN, persona ' +
-        'VARCHAR, hidden_facts VARCHAR[], max_rounds BIGINT)',
-    );
+    expect(types.extra_info).not.toContain('interaction_kwargs'); // verl 0.9.0 has no interactions
     expect(types.extra_info).toMatch(/tool_selection VARCHAR\[\]\)$/);
     const q = await c.runAndReadAll(
       `SELECT agent_name, extra_info.index AS i, extra_info.tools_kwargs.gmail_send_message.create_kwargs.task AS ` +
@@ -120,7 +118,7 @@ describe('the RL package', () => {
     );
     expect(q.getRowObjectsJson()).toEqual([
       {
-        agent_name: 'tool_agent',
+        agent_name: 'coworkenv_agent',
         i: '0',
         task: JSON.stringify({ task_id: task.spec.task_id, package_id: r.packageId }),
         n: '2',
@@ -133,15 +131,6 @@ describe('the RL package', () => {
     expect(JSON.parse(rows[0].reward_model.ground_truth)).toMatchObject({
       task_id: task.spec.task_id,
       checks: task.spec.checks,
-    });
-    expect(rows[0].extra_info.interaction_kwargs).toEqual({
-      name: 'coworkenv_user',
-      task_id: task.spec.task_id,
-      package_id: r.packageId,
-      enabled: false,
-      persona: '',
-      hidden_facts: [],
-      max_rounds: 0,
     });
     const second = await parquetRows(path.join(out, 'verl', 'ts02_helpdesk', 'train.parquet'));
     expect(Object.keys(second[0].extra_info.tools_kwargs)).toEqual(['helpdesk_list_tickets', 'helpdesk_update_ticket']);
@@ -171,17 +160,18 @@ describe('the RL package', () => {
           ]),
         );
       const yml = await read('verl/ts01_gmail-helpdesk/tool_config.yaml');
-      expect(yml.tools.map((t: { tool_schema: unknown }) => t.tool_schema)).toEqual(task.spec.tools.map(openAiTool));
+      expect(yml.tools.map((t: { tool_schema: unknown }) => t.tool_schema)).toEqual(
+        task.spec.tools.map((t) => verlToolSchema(openAiTool(t)).tool),
+      );
       expect(yml.tools[0]).toMatchObject({
         class_name: 'coworkenv_verl.tools.ServiceTool',
         config: { type: 'native', server_url: 'http://127.0.0.1:8765' },
       });
       const o = (await read('verl/ts02_gmail-helpdesk/tool_config.yaml')).tools[0].tool_schema.function;
       expect([o.description, o.parameters.properties.q.description]).toEqual(['yes', 'cost \\\u0024{x} on']);
-      expect((await read('verl/interaction_config.yaml')).interaction[0]).toMatchObject({
-        name: 'coworkenv_user',
-        class_name: 'coworkenv_verl.interactions.SimulatedUser',
-      });
+      expect(await read('verl/agent_loop_config.yaml')).toEqual([
+        { name: 'coworkenv_agent', _target_: 'coworkenv_verl.agent_loop.CoworkEnvAgentLoop' },
+      ]);
     },
   );
 

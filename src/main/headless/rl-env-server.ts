@@ -10,6 +10,11 @@ export type RlEnvServerOptions = {
   packageDir: string;
   /** Default 8765; 0 picks a free port. */
   port?: number;
+  /**
+   * The address to listen on (default 127.0.0.1). Another one (e.g. 0.0.0.0) serves rollout workers on other
+   * machines: the Host check is then off, so use it on a trusted cluster network only.
+   */
+  host?: string;
   limits?: Partial<EpisodeLimits>;
   maxBodyBytes?: number;
   /** The clock of idle expiry (tests). */
@@ -25,6 +30,7 @@ const ROUTES = [
   'POST /episodes',
   'GET /episodes/<id>',
   'POST /episodes/<id>/step',
+  'POST /episodes/<id>/reply',
   'POST /episodes/<id>/grade',
   'GET /episodes/<id>/audit',
   'DELETE /episodes/<id>',
@@ -41,6 +47,8 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
   const limits = { ...DEFAULT_LIMITS, ...o.limits };
   const store = new EpisodeStore(pkg, limits, o.now);
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
+  const host = o.host ?? '127.0.0.1';
+  const loopbackOnly = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i.test(host);
 
   const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, {
@@ -111,6 +119,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
         return method === 'GET' ? store.info(id) : store.close(id);
       }
       if (action === 'step') return (allow('POST'), store.step(id, body));
+      if (action === 'reply') return (allow('POST'), store.reply(id, body));
       if (action === 'grade') return (allow('POST'), store.grade(id, body));
       if (action === 'close') return (allow('POST'), store.close(id));
       if (action === 'audit') return (allow('GET'), { raw: store.auditText(id) });
@@ -120,7 +129,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
 
   const server = http.createServer((req, res) => {
     const method = req.method ?? 'GET';
-    if (!LOOPBACK_HOST.test(req.headers.host ?? ''))
+    if (loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? ''))
       return fail(
         res,
         new EnvRequestError(403, 'forbidden_host', `Host ${req.headers.host ?? '(none)'} is not a loopback name`),
@@ -171,13 +180,13 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port ?? DEFAULT_ENV_PORT, '127.0.0.1', () => resolve());
+    server.listen(o.port ?? DEFAULT_ENV_PORT, host, () => resolve());
   });
   const sweeper = setInterval(() => store.sweep(), Math.max(1000, Math.min(limits.idleMs / 2, 30_000)));
   sweeper.unref();
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${loopbackOnly ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     packageId: pkg.packageId,
     store,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { scriptedAnswer } from '../agents/scripted-user';
 import { grade, runRecordFrom } from '../grading/grade';
 import type { Environment } from '../services/environment';
 import { seededRandom } from '../services/lib';
@@ -36,6 +37,8 @@ type Episode = {
   mode: 'parity' | 'fixed';
   lastUsed: number;
   finalText: string | null;
+  /** Simulated-user turns served so far (reply). */
+  userRounds: number;
 };
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -130,6 +133,7 @@ export class EpisodeStore {
       mode,
       lastUsed: this.now(),
       finalText: null,
+      userRounds: 0,
     });
     const r = task.record;
     return {
@@ -217,6 +221,25 @@ export class EpisodeStore {
       checks: g.checks,
       safety_violations: g.safetyViolations,
     };
+  }
+
+  /**
+   * The model's answer without a tool call (or its last turn): recorded as the episode's final text, the one
+   * the grader reads. With `ask_user` (default) the task's simulated user answers it, as Claw-Eval's user agent:
+   * until it says [DONE] or its `max_rounds` are used; a task without one is done at once. The user is the
+   * scripted one (hidden facts named by the question, [DONE] otherwise): offline and deterministic.
+   */
+  reply(id: string, body: Record<string, unknown>) {
+    const e = this.episode(id);
+    if (typeof body.text !== 'string') throw bad("text: the assistant's answer (string) is required");
+    if (body.ask_user != null && typeof body.ask_user !== 'boolean') throw bad('ask_user: a boolean is expected');
+    e.finalText = body.text;
+    const ua = e.task.spec.user_agent;
+    const open = body.ask_user !== false && !!ua?.enabled && e.userRounds < (ua.max_rounds ?? 0);
+    const raw = open ? scriptedAnswer(e.task.spec, body.text) : '[DONE]';
+    const done = raw.includes('[DONE]');
+    if (!done) e.userRounds++;
+    return { episode_id: id, done, user: done ? null : raw, rounds: e.userRounds, final_text: e.finalText };
   }
 
   info(id: string) {

@@ -8,11 +8,17 @@ export const envServeCommand = defineCommand({
   options: {
     package: { type: 'string', value: 'DIR', description: 'an RL package folder (coworkenv export rl)' },
     port: { type: 'string', value: 'N', description: 'the port (default 8765; 0 picks a free one)' },
+    host: {
+      type: 'string',
+      value: 'ADDR',
+      description: 'the address to listen on (default 127.0.0.1; 0.0.0.0 for rollout workers on other machines)',
+    },
   },
   details: [
     'The package files are sha256-checked at start; episodes are fresh environments, many at once. The protocol',
     'and a minimal Python client are in the package README. Ctrl+C stops. Exit codes: 0 stopped, 1 the package',
-    'cannot be loaded or the port is taken, 2 usage.',
+    'cannot be loaded or the port is taken, 2 usage. Scale out: one process per core or machine, each on its own',
+    'port; rollout workers spread episodes over them (COWORKENV_ENV_URLS, comma-separated; see the package README).',
   ],
   async run({ flags }, ctx) {
     const packageDir = str(flags, 'package');
@@ -21,7 +27,8 @@ export const envServeCommand = defineCommand({
     if (!port.ok) return ctx.usage(port.message);
     let server: Awaited<ReturnType<typeof serveRlPackage>>;
     try {
-      server = await serveRlPackage({ packageDir, port: port.value });
+      const host = str(flags, 'host');
+      server = await serveRlPackage({ packageDir, port: port.value, ...(host ? { host } : {}) });
     } catch (err) {
       return ctx.print({ ok: false, error: { code: 'BAD_REQUEST', message: (err as Error).message } });
     }

@@ -36,9 +36,14 @@ import {
   type PackageTaskRecord,
 } from './package-record';
 import { PYTHON_CLIENT } from './python-client';
-import { PYTHON_INIT, PYTHON_INTERACTIONS, PYTHON_REWARD, PYTHON_TOOLS } from './python-verl';
+import { PYTHON_AGENT_LOOP, PYTHON_INIT, PYTHON_REWARD, PYTHON_TOOLS } from './python-verl';
 import { rlReadme } from './readme';
-import { interactionConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow } from './verl-files';
+import YAML from 'yaml';
+import { nestedOverrides, PACKAGE_ENV, verlTargetText, verlTrainOverrides } from './verl-config';
+import { agentLoopConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow, type Toolset } from './verl-files';
+import { CHARACTER_COUNTER, verlLengths, type TextCounter, type VerlLengths } from './verl-lengths';
+import { AGENT_LOOP_NAME, VERL_RELEASE } from './verl-release';
+import { schemaFoldLines, verlToolSchema } from './verl-schema';
 
 export type ExportRlInput = {
   tasks: readonly ExportTask[];
@@ -59,6 +64,13 @@ export type ExportRlInput = {
   /** The clock of tasks without a reference date (default: the export's time). */
   clock?: Date;
   systemPrompt?: string;
+  /**
+   * Measures text for the length limits: a tokenizer of the model to train (`unit: 'tokens'`). Without one the
+   * limits are counted in characters and the README and manifest say so.
+   */
+  tokenizer?: TextCounter;
+  /** verl's multi_turn.format for the model to train (default hermes: Qwen2.5 / Qwen3). */
+  toolFormat?: string;
   /** What the tool YAML and the Python code call by default (COWORKENV_ENV_URL overrides it). */
   serverUrl?: string;
   now?: () => Date;
@@ -166,12 +178,22 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
     const tasksFile = w.writeJsonl('tasks.jsonl', records);
     const packageId = tasksFile.entry.sha256.slice(0, 16);
     const sets = toolsets(records.map((r) => ({ spec: r.spec, tools: r.spec.tools.map(openAiTool) })));
-    const rowHashes = writeVerl(w, sets, records, packageId, serverUrl);
+    const lengths = verlLengths(
+      input.tasks.map((t, i) => ({
+        task: t,
+        systemPrompt: records[i]!.system_prompt,
+        tools: t.spec.tools.map((x) => verlToolSchema(openAiTool(x)).tool),
+      })),
+      input.tokenizer ?? CHARACTER_COUNTER,
+      clock,
+    );
+    const folds = sets.flatMap((ts) => ts.tools.flatMap((t) => verlToolSchema(t).folds));
+    const rowHashes = writeVerl(w, sets, records, packageId, serverUrl, lengths, input.toolFormat);
     for (const [name, text] of [
       ['__init__.py', PYTHON_INIT],
       ['client.py', PYTHON_CLIENT],
       ['tools.py', PYTHON_TOOLS],
-      ['interactions.py', PYTHON_INTERACTIONS],
+      ['agent_loop.py', PYTHON_AGENT_LOOP],
       ['reward.py', PYTHON_REWARD],
     ] as const)
       w.write(`coworkenv_verl/${name}`, text);
@@ -197,6 +219,9 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
         toolsets: sets,
         method: settings.method,
         settings: described,
+        lengths,
+        toolFormat: input.toolFormat,
+        schemaFolds: schemaFoldLines(folds),
       }),
     );
     const manifest = {
@@ -224,13 +249,23 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       // A group never mixes runs or agents: each rollout's key is in rollouts.jsonl (`task_id`, `group`).
       grouping: { key: ['task_id', 'run_id (collection when no run)', 'agent'], groups: preview.counts.groups },
       verl: {
-        target: 'verl RL dataset (RLHFDataset, ToolAgentLoop), checked against verl-project/verl main, 2026',
+        target: verlTargetText(),
+        release: { ...VERL_RELEASE },
+        agent_loop: {
+          name: AGENT_LOOP_NAME,
+          config: 'verl/agent_loop_config.yaml',
+          path: 'coworkenv_verl/agent_loop.py',
+        },
         reward_function: { path: 'coworkenv_verl/reward.py', name: 'compute_score' },
-        interaction_config: 'verl/interaction_config.yaml',
+        package_env: PACKAGE_ENV,
+        lengths,
+        // Keywords verl's tool schema model drops, folded into the parameter's description (verl-schema.ts).
+        schema_folds: folds,
         toolsets: sets.map((s) => ({
           id: s.id,
           parquet: `verl/${s.id}/train.parquet`,
           tool_config: `verl/${s.id}/tool_config.yaml`,
+          train_overrides: `verl/${s.id}/train_overrides.yaml`,
           tasks: s.taskIds,
         })),
         server_url: serverUrl,
@@ -274,10 +309,12 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
 
 function writeVerl(
   w: FolderWriter,
-  sets: ReturnType<typeof toolsets>,
+  sets: Toolset[],
   records: PackageTaskRecord[],
   packageId: string,
   serverUrl: string,
+  lengths: VerlLengths,
+  toolFormat: string | undefined,
 ): { toolset: string; task_id: string; sha256: string }[] {
   const out: { toolset: string; task_id: string; sha256: string }[] = [];
   for (const ts of sets) {
@@ -292,7 +329,15 @@ function writeVerl(
       rows.length,
     );
     w.write(`verl/${ts.id}/tool_config.yaml`, toolConfigYaml(ts, serverUrl));
+    // Written as is: the ${oc.env:…} interpolations are meant for OmegaConf.
+    const overrides = verlTrainOverrides({ toolsetId: ts.id, lengths, ...(toolFormat ? { toolFormat } : {}) });
+    w.write(
+      `verl/${ts.id}/train_overrides.yaml`,
+      `# verl ${VERL_RELEASE.version} overrides for ${ts.id}; ${PACKAGE_ENV} is this folder. Lengths in ` +
+        `${lengths.unit} (${lengths.counter}).\n` +
+        YAML.stringify(nestedOverrides(overrides), { version: '1.1', lineWidth: 0 }),
+    );
   }
-  w.write('verl/interaction_config.yaml', interactionConfigYaml(serverUrl));
+  w.write('verl/agent_loop_config.yaml', agentLoopConfigYaml());
   return out;
 }

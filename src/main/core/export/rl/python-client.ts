@@ -64,6 +64,11 @@ class EnvClient:
             body["fallback_final_text"] = fallback_final_text
         return self._call("POST", f"/episodes/{episode_id}/grade", body)
 
+    def reply(self, episode_id, text, ask_user=True):
+        """Records the model's answer as the episode's final text; with ask_user, the simulated user's turn:
+        {done, user, rounds}."""
+        return self._call("POST", f"/episodes/{episode_id}/reply", {"text": text, "ask_user": ask_user})
+
     def close(self, episode_id):
         return self._call("DELETE", f"/episodes/{episode_id}")
 

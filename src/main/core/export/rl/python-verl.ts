@@ -1,27 +1,27 @@
 /**
- * The Python side of the package for verl (coworkenv_verl/): the tool class and the interaction
- * class the YAML files name, and the reward function. All talk to the env server through client.py.
- * verl is imported lazily, so the modules also load (and are tested) without it.
+ * The Python side of the package for verl v0.9.0 (coworkenv_verl/): the agent loop the rows name,
+ * the tool class the tool YAML names, and the reward function. All talk to the env server through
+ * client.py. verl is imported lazily by the tools, so tools.py and reward.py also load without it.
  */
+import { AGENT_LOOP_NAME, VERL_RELEASE } from './verl-release';
+
 export const PYTHON_INIT =
-  `"""CoworkEnv RL package: verl tool, interaction and reward function over the ` +
+  `"""CoworkEnv RL package for verl ${VERL_RELEASE.version}: agent loop, tool and reward function over the ` +
   `environment server."""
+VERL_VERSION = "${VERL_RELEASE.version}"
 `;
 
-export const PYTHON_TOOLS =
-  `"""verl tool: every CoworkEnv tool call of a rollout goes to one env-server episode.
+export const PYTHON_TOOLS = `"""verl tool: every CoworkEnv tool call of a rollout is a step of the rollout's
+env-server episode.
 
 verl creates and releases a tool instance around every single call (ToolAgentLoop._call_tool), so the
-episode belongs to the rollout, not to the instance: it is keyed by the agent loop's request id, created
-on the rollout's first call, and its id is left in agent_data.extra_fields, which verl hands to the reward
-function inside extra_info. Calls of one turn run one at a time, in the order the model made them.
+episode belongs to the rollout: the package's agent loop (agent_loop.py) opens it before the first
+generation and leaves its id on agent_data, which verl passes to execute(). Calls of one turn run one at a
+time, in the order the model made them.
 """
 from asyncio import Lock, to_thread
-from collections import OrderedDict
-from json import loads
 from os import environ
-from threading import Lock as ThreadLock
-from uuid import uuid4
+from random import choice
 
 from .client import DEFAULT_URL, EnvClient, EnvError
 
@@ -41,53 +41,41 @@ except ImportError:  # outside verl: same calls, plain values
 
 EPISODE_KEY = "coworkenv_episode_id"
 SERVER_KEY = "coworkenv_server_url"
-_rollouts = OrderedDict()  # request id -> {"lock": asyncio.Lock, "episode": str | None}
-_guard = ThreadLock()
-_MAX_ROLLOUTS = 100_000
+LOCK_ATTR = "coworkenv_lock"
 
 
 def server_url(config=None):
+    """COWORKENV_ENV_URLS (comma-separated env servers: one picked at random per episode), COWORKENV_ENV_URL,
+    the tool config's server_url, or the default."""
+    many = [u.strip() for u in environ.get("COWORKENV_ENV_URLS", "").split(",") if u.strip()]
+    if many:
+        return choice(many)
     return environ.get("COWORKENV_ENV_URL") or (config or {}).get("server_url") or DEFAULT_URL
-
-
-def episode_of(request_id):
-    """The episode of a rollout (by its request id), or None before its first tool call."""
-    entry = _rollouts.get(request_id)
-    return entry and entry["episode"]
 
 
 class ServiceTool(BaseTool):
     def __init__(self, config, tool_schema):
         super().__init__(config, tool_schema)
         self.client = EnvClient(server_url(config))
-        self._tasks = {}
 
     async def create(self, instance_id=None, **kwargs):
-        instance_id = instance_id or str(uuid4())
-        create_kwargs = kwargs.get("create_kwargs", kwargs) or {}
-        self._tasks[instance_id] = loads(create_kwargs["task"]) if "task" in create_kwargs else {}
-        return instance_id, ToolResponse(text="")
+        return instance_id or "coworkenv", ToolResponse(text="")
 
     async def execute(self, instance_id, parameters, **kwargs):
-        task = self._tasks.get(instance_id) or {}
         agent_data = kwargs.get("agent_data")
-        key = getattr(agent_data, "request_id", None) or instance_id
-        with _guard:
-            entry = _rollouts.setdefault(key, {"lock": Lock(), "episode": None})
-            while len(_rollouts) > _MAX_ROLLOUTS:
-                _rollouts.popitem(last=False)
-        async with entry["lock"]:
+        episode = getattr(agent_data, EPISODE_KEY, None)
+        if not episode:
+            return (
+                ToolResponse(text="Error: no CoworkEnv episode (run the rows with agent_name ${AGENT_LOOP_NAME})"),
+                0.0,
+                {"env_error": "no_episode"},
+            )
+        url = getattr(agent_data, SERVER_KEY, None)  # the server that holds the episode
+        client = EnvClient(url) if url else self.client
+        lock = getattr(agent_data, LOCK_ATTR, None) or Lock()
+        async with lock:
             try:
-                if entry["episode"] is None:
-                    if "task_id" not in task:
-                        raise EnvError(400, "no_task", "create_kwargs.task names no task_id (is need_tools_kwargs ` +
-  `set?)")
-                    ep = await to_thread(self.client.create, task["task_id"], package_id=task.get("package_id"))
-                    entry["episode"] = ep["episode_id"]
-                    if agent_data is not None:
-                        agent_data.extra_fields[EPISODE_KEY] = entry["episode"]
-                        agent_data.extra_fields[SERVER_KEY] = self.client.base_url
-                r = await to_thread(self.client.step, entry["episode"], self.name, parameters)
+                r = await to_thread(client.step, episode, self.name, parameters)
             except EnvError as e:
                 return ToolResponse(text=f"Error: {e.message}"), 0.0, {"env_error": e.code}
         return ToolResponse(text=r["text"]), 0.0, {"status": r["status"], "is_error": r["is_error"]}
@@ -96,48 +84,37 @@ class ServiceTool(BaseTool):
         return 0.0
 
     async def release(self, instance_id, **kwargs):
-        self._tasks.pop(instance_id, None)
+        pass
 `;
 
-export const PYTHON_REWARD =
-  `"""verl custom reward function: the shared grader's score of the rollout's ` +
-  String.raw`episode.
+export const PYTHON_REWARD = `"""verl custom reward function: the env server's grade of the rollout's episode,
+looked up by its id.
 
-custom_reward_function.path=<package>/coworkenv_verl/reward.py custom_reward_function.name=compute_score
+reward.custom_reward_function.path=<package>/coworkenv_verl/reward.py
+reward.custom_reward_function.name=compute_score
+
+The episode id comes from the agent loop (extra_fields -> extra_info). The decoded text of the rollout
+(solution_str) is never read: the final answer the grader sees is the one the agent loop recorded on the
+episode from the model's last turn, so no wording of the decoded text can move the reward.
 """
-from json import loads
 from os import environ
-from re import S, sub
-from re import compile as re_compile
 
 from .client import DEFAULT_URL, EnvClient, EnvError
 from .tools import EPISODE_KEY, SERVER_KEY
 
-_THINK = re_compile(r"<think>.*?</think>", S)
-_MARKERS = ("</tool_response>", "<|im_start|>assistant", "<|start_header_id|>assistant<|end_header_id|>")
-_END = re_compile(r"(<\|im_end\|>|<\|eot_id\|>|<\|endoftext\|>|</s>)\s*$")
-
-
-def final_answer(solution_str):
-    """Best effort: the text after the last tool response of the decoded rollout, minus think blocks.
-    The interaction (when configured) records the exact final message instead, which then wins."""
-    text = solution_str or ""
-    cut = max((text.rfind(m) + len(m) for m in _MARKERS if m in text), default=0)
-    text = _THINK.sub("", text[cut:])
-    text = sub(r"^\s*(user|assistant)\s*\n", "", text.lstrip("\n"))
-    return _END.sub("", text).strip()
-
 
 def compute_score(data_source, solution_str, ground_truth, extra_info=None, **kwargs):
     extra_info = extra_info or {}
-    url = kwargs.get("server_url") or extra_info.get(SERVER_KEY) or environ.get("COWORKENV_ENV_URL") or DEFAULT_URL
-    client = EnvClient(url)
-    truth = loads(ground_truth) if isinstance(ground_truth, str) else dict(ground_truth)
     episode = extra_info.get(EPISODE_KEY)
-    if not episode:  # no tool call in this rollout: grade an untouched episode of the task
-        episode = client.create(truth["task_id"], package_id=truth.get("package_id"))["episode_id"]
+    if not episode:
+        raise ValueError(
+            f"extra_info has no {EPISODE_KEY}: the rollout did not run in the package's agent loop "
+            "(rows must keep agent_name ${AGENT_LOOP_NAME} and the agent loop config must be passed)"
+        )
+    url = extra_info.get(SERVER_KEY) or environ.get("COWORKENV_ENV_URL") or DEFAULT_URL
+    client = EnvClient(url)
     try:
-        g = client.grade(episode, fallback_final_text=final_answer(solution_str))
+        g = client.grade(episode)
     finally:
         try:
             client.close(episode)
@@ -152,88 +129,85 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None, **kw
     }
 `;
 
-export const PYTHON_INTERACTIONS =
-  `"""verl interaction: Claw-Eval's multi-turn user (persona, hidden ` +
-  String.raw`facts, max rounds, [DONE]).
+export const PYTHON_AGENT_LOOP = `"""verl ${VERL_RELEASE.version} agent loop "${AGENT_LOOP_NAME}": ToolAgentLoop with
+one env-server episode per rollout.
 
-Consulted when the model answers without a tool call. It records that answer on the rollout's episode
-(the exact final text the grader reads), then either ends the rollout (no simulated user, rounds used up,
-no user model configured) or asks the configured OpenAI-compatible user model for the next user turn.
+- Before the first generation it opens the rollout's episode (extra_info.task_id) and leaves the id on
+  agent_data for the tools; after the rollout the id goes into extra_fields, which verl hands to the
+  reward function in extra_info.
+- Whenever the rollout stops, or the model answers without a tool call, it records that turn's text
+  (the release's tool parser on that turn's token ids) on the episode as the final answer.
+- An answer without a tool call goes to the env server's simulated user (POST /episodes/<id>/reply): its
+  reply comes back as the next user turn (masked out of the loss, like tool results) until the user is done
+  or the task's rounds are used up, as Claw-Eval's multi-turn user. verl ${VERL_RELEASE.version} has no interaction
+  system (removed in v0.8.0), so the user's turns are served here.
+Needs actor_rollout_ref.rollout.agent.agent_loop_config_path=<package>/verl/agent_loop_config.yaml.
 """
-from asyncio import to_thread
-from json import dumps, loads
-from os import environ
-from urllib import request as urlrequest
-from uuid import uuid4
+from asyncio import Lock, to_thread
+
+from verl.experimental.agent_loop.agent_loop import register
+from verl.experimental.agent_loop.tool_agent_loop import AgentState, ToolAgentLoop
 
 from .client import EnvClient, EnvError
-from .tools import episode_of, server_url
-
-try:
-    from verl.interactions.base import BaseInteraction
-except ImportError:
-
-    class BaseInteraction:
-        def __init__(self, config):
-            self.config = config
-            self.name = config.get("name", "interaction_agent")
+from .tools import EPISODE_KEY, LOCK_ATTR, SERVER_KEY, server_url
 
 
-class SimulatedUser(BaseInteraction):
-    def __init__(self, config):
-        super().__init__(config)
-        self.client = EnvClient(server_url(config))
-        self._sessions = {}
-
-    async def start_interaction(self, instance_id=None, **kwargs):
-        instance_id = instance_id or uuid4().hex
-        self._sessions[instance_id] = {"kwargs": kwargs, "rounds": 0}
-        return instance_id
-
-    async def generate_response(self, instance_id, messages, **kwargs):
-        session = self._sessions.setdefault(instance_id, {"kwargs": kwargs, "rounds": 0})
-        task = session["kwargs"]
-        answer = next((m.get("content") or "" for m in reversed(messages) if m.get("role") == "assistant"), "")
-        score = 0.0
-        episode = episode_of(instance_id)
-        if episode:
+@register("${AGENT_LOOP_NAME}")
+class CoworkEnvAgentLoop(ToolAgentLoop):
+    async def run(self, sampling_params, **kwargs):
+        extra = kwargs.get("extra_info") or {}
+        if not extra.get("task_id"):
+            raise ValueError("extra_info.task_id is missing: the row is not from a CoworkEnv RL package")
+        self._env = EnvClient(server_url())
+        created = await to_thread(self._env.create, extra["task_id"], package_id=extra.get("package_id"))
+        self._episode = created["episode_id"]
+        try:
+            output = await super().run(sampling_params, **kwargs)
+        except BaseException:
             try:
-                score = (await to_thread(self.client.grade, episode, answer))["score"]
+                self._env.close(self._episode)
             except EnvError:
                 pass
-        model = self.config.get("user_model")
-        if not task.get("enabled") or not model or session["rounds"] >= int(task.get("max_rounds") or 0):
-            return True, "", score, {}
-        reply = await to_thread(self._ask_user, task, messages, model)
-        session["rounds"] += 1
-        done = "[DONE]" in reply
-        return done, reply.replace("[DONE]", "").strip() if done else reply, score, {"user_rounds": session["rounds"]}
+            raise
+        output.extra_fields[EPISODE_KEY] = self._episode
+        output.extra_fields[SERVER_KEY] = self._env.base_url
+        return output
 
-    def _ask_user(self, task, messages, model):
-        facts = "\n".join(f"- {f}" for f in task.get("hidden_facts") or [])
-        system = (
-            f"{task.get('persona', '')}\n\nYou are the user talking to an assistant. Reveal these facts only when ` +
-  String.raw`asked:\n"
-            f"{facts}\nReply with [DONE] when your request is fully handled."
+    async def _handle_pending_state(self, agent_data, sampling_params):
+        setattr(agent_data, EPISODE_KEY, self._episode)
+        setattr(agent_data, SERVER_KEY, self._env.base_url)
+        setattr(agent_data, LOCK_ATTR, Lock())
+        return await super()._handle_pending_state(agent_data, sampling_params)
+
+    def _limited(self, agent_data):
+        return (
+            len(agent_data.response_mask) >= self.response_length
+            or bool(self.max_assistant_turns and agent_data.assistant_turns >= self.max_assistant_turns)
+            or bool(self.max_user_turns and agent_data.user_turns >= self.max_user_turns)
         )
-        flipped = [{"role": "system", "content": system}] + [
-            {"role": "user" if m["role"] == "assistant" else "assistant", "content": m.get("content") or ""}
-            for m in messages
-            if m.get("role") in ("user", "assistant") and (m.get("content") or "")
-        ]
-        base = (self.config.get("user_base_url") or "https://api.openai.com/v1").rstrip("/")
-        key = environ.get(self.config.get("user_api_key_env") or "OPENAI_API_KEY", "")
-        req = urlrequest.Request(
-            base + "/chat/completions",
-            data=dumps({"model": model, "messages": flipped, "temperature": 0}).encode("utf-8"),
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+
+    async def _handle_generating_state(self, agent_data, sampling_params, ignore_termination=False):
+        state = await super()._handle_generating_state(agent_data, sampling_params, ignore_termination)
+        if state != AgentState.TERMINATED:
+            return state
+        active = getattr(agent_data, "_active_tools", self.tools)
+        content, calls = await self.tool_parser.extract_tool_calls(
+            agent_data.response_ids, [t.tool_schema for t in active.values()]
         )
-        with urlrequest.urlopen(req, timeout=120) as res:
-            return loads(res.read().decode("utf-8"))["choices"][0]["message"]["content"] or ""
-
-    async def calculate_score(self, instance_id, **kwargs):
-        return 0.0
-
-    async def finalize_interaction(self, instance_id, **kwargs):
-        self._sessions.pop(instance_id, None)
+        ask = not calls and not self._limited(agent_data)
+        r = await to_thread(self._env.reply, self._episode, content or "", ask)
+        if not ask or r["done"]:
+            return AgentState.TERMINATED
+        user_ids = await self.apply_chat_template(
+            [{"role": "user", "content": r["user"]}], remove_system_prompt=True
+        )
+        user_ids = self.turn_separator + user_ids
+        if len(agent_data.response_mask) + len(user_ids) >= self.response_length:
+            return AgentState.TERMINATED
+        agent_data.prompt_ids += user_ids
+        agent_data.response_mask += [0] * len(user_ids)
+        if agent_data.response_logprobs:
+            agent_data.response_logprobs += [0.0] * len(user_ids)
+        agent_data.user_turns += 1
+        return AgentState.GENERATING
 `;

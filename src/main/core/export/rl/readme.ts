@@ -1,6 +1,9 @@
 import { PYTHON_CLIENT } from './python-client';
 import { DEFAULT_ENV_PORT, ENV_PROTOCOL } from './package-record';
+import { overrideLines, PACKAGE_ENV, verlTrainOverrides } from './verl-config';
 import type { Toolset } from './verl-files';
+import type { VerlLengths } from './verl-lengths';
+import { AGENT_LOOP_NAME, VERL_RELEASE } from './verl-release';
 
 export type ReadmeFacts = {
   packageId: string;
@@ -9,6 +12,10 @@ export type ReadmeFacts = {
   toolsets: Toolset[];
   method: string;
   settings: Record<string, unknown>;
+  lengths: VerlLengths;
+  toolFormat?: string | undefined;
+  /** One line per keyword verl's tool schema model drops (verl-schema.ts). */
+  schemaFolds: string[];
 };
 
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
@@ -16,6 +23,15 @@ const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\
 /** The package's README: layout, how to serve it, how verl uses it, the env-server protocol, a Python client. */
 export function rlReadme(f: ReadmeFacts): string {
   const first = f.toolsets[0];
+  const L = f.lengths;
+  const episode = L.measured.longestEpisode;
+  const overrides = overrideLines(
+    verlTrainOverrides({
+      toolsetId: first?.id ?? '<toolset>',
+      lengths: L,
+      ...(f.toolFormat ? { toolFormat: f.toolFormat } : {}),
+    }),
+  );
   const sets = f.toolsets
     .map(
       (t) =>
@@ -40,8 +56,11 @@ package whose files changed) and the lineage of every task and rollout.
     `extra_info\` (nested types) |
 | \`verl/<toolset>/tool_config.yaml\` | verl tool config: one \`coworkenv_verl.tools.ServiceTool\` per tool of the ` +
     `toolset |
-| \`verl/interaction_config.yaml\` | verl interaction config: \`coworkenv_user\` (the simulated user) |
-| \`coworkenv_verl/\` | the Python tool, interaction and reward function (\`reward.py: compute_score\`), and ` +
+| \`verl/<toolset>/train_overrides.yaml\` | the verl ${VERL_RELEASE.version} overrides of the command below ` +
+    `(keys of its config schema) |
+| \`verl/agent_loop_config.yaml\` | verl agent loop config: \`${AGENT_LOOP_NAME}\` (episodes, simulated user, ` +
+    `final answer) |
+| \`coworkenv_verl/\` | the agent loop, the tool, the reward function (\`reward.py: compute_score\`), and ` +
     `\`client.py\` |
 ${
   f.rollouts
@@ -64,47 +83,83 @@ ${fence(
     `${DEFAULT_ENV_PORT}`,
 )}
 
-## Train with verl
+## Train with verl ${VERL_RELEASE.version}
+
+This package targets **verl ${VERL_RELEASE.version}** (\`pip install ${VERL_RELEASE.pip}\`; ` +
+    `${VERL_RELEASE.repository} tag ` +
+    `\`${VERL_RELEASE.tag}\`, commit \`${VERL_RELEASE.commit.slice(0, 12)}\`): ${VERL_RELEASE.why}. Other ` +
+    `releases differ where it matters: v0.7.0 passes no \`extra_fields\` to the reward; v0.7.1 has no per-sample ` +
+    `\`tool_selection\`; v0.8.0 removed the interaction system this package no longer uses.
 
 ${fence(
   'sh',
   `export PYTHONPATH=<this folder>:$PYTHONPATH          # coworkenv_verl is importable
-export COWORKENV_ENV_URL=http://127.0.0.1:${DEFAULT_ENV_PORT}   # overrides the YAML's server_url
+export ${PACKAGE_ENV}=<this folder>                  # the overrides read the package's paths from it
+export COWORKENV_ENV_URL=http://127.0.0.1:${DEFAULT_ENV_PORT}   # or COWORKENV_ENV_URLS=url1,url2,… (scale-out)
 python -m verl.trainer.main_ppo \\
-  data.train_files=<this folder>/verl/${first?.id ?? '<toolset>'}/train.parquet \\
-  data.return_raw_chat=True \\
-  actor_rollout_ref.rollout.multi_turn.enable=True \\
-  actor_rollout_ref.rollout.multi_turn.tool_config_path=<this folder>/verl/${first?.id ?? '<toolset>'}` +
-    `/tool_config.yaml \\
-  actor_rollout_ref.rollout.multi_turn.interaction_config_path=<this folder>/verl/interaction_config.yaml \\
-  custom_reward_function.path=<this folder>/coworkenv_verl/reward.py \\
-  custom_reward_function.name=compute_score \\
-  ...`,
+${overrides.map((l) => `  ${l} \\`).join('\n')}
+  actor_rollout_ref.model.path=<model> actor_rollout_ref.rollout.name=<vllm|sglang> ...`,
 )}
 
-- Each row's \`extra_info.tools_kwargs.<tool>.create_kwargs.task\` is \`{"task_id", "package_id"}\` as JSON. The ` +
-    `tool opens one
-  episode per rollout on its first call and leaves its id in the agent loop's \`extra_fields\`, which verl passes to the
-  reward function in \`extra_info\`; \`compute_score\` grades and closes the episode. A rollout without a tool ` +
-    `call is graded
-  on a fresh episode. \`execute_kwargs\`, \`calc_reward_kwargs\` and \`release_kwargs\` carry \`task_id\` only ` +
-    `because Parquet
-  cannot store an empty struct.
-- \`extra_info.tool_selection\` lists the row's tools (verl's per-sample tool selection); ` +
-    `\`extra_info.interaction_kwargs\`
-  carries the simulated user (\`enabled\`, \`persona\`, \`hidden_facts\`, \`max_rounds\`). Set the interaction's ` +
-    `\`user_model\`
-  (and \`user_base_url\`, \`user_api_key_env\`) to let it answer; without one, a tool-free answer ends the ` +
-    `rollout, as in
-  Claw-Eval. The key is read from that environment variable, never written here.
-- \`reward_model.ground_truth\` is the task's checks and prohibited rules as a JSON string (for reference: the score
-  comes from the env server's grader).
-- The final answer the grader reads is the last assistant message when the interaction is configured (it records it
-  on the episode); otherwise \`reward.py\` takes the text after the last tool response of the decoded rollout.
+Lengths, measured on this package's tasks in **${L.unit}** (${L.counter})${
+      L.unit === 'characters'
+        ? ': for BPE tokenizers a character count bounds the token count from above; re-export with the ' +
+          "model's tokenizer for tighter token limits"
+        : ''
+    }:
+
+| setting | value | measured |
+|---|---|---|
+| \`data.max_prompt_length\` | ${L.maxPromptLength} | longest prompt (system, request, tool schemas): ` +
+    `${L.measured.longestPrompt.length} (${L.measured.longestPrompt.task_id}), +10% +64 |
+| \`data.max_response_length\` | ${L.maxResponseLength} | longest reference episode (calls, results, answer): ` +
+    `${episode ? `${episode.length} (${episode.task_id})` : '—'}` +
+    `, +10% +64 |
+| \`multi_turn.max_tool_response_length\` | ${L.maxToolResponseChars} characters (verl cuts by characters) | ` +
+    `longest reference-plan tool result: ${L.measured.longestToolResult?.characters ?? '—'} |
+| \`multi_turn.max_assistant_turns\` / \`max_user_turns\` | ${L.maxAssistantTurns} / ${L.maxUserTurns} | the ` +
+    `tasks' max turns; plus their simulated-user rounds |
+
+${L.measured.tasksWithReferencePlan} of ${L.measured.tasks} task(s) have a reference plan to measure episodes ` +
+    `with. \`data.filter_overlong_prompts=False\` with \`data.truncation=error\`: a longer prompt stops the run ` +
+    `instead of being dropped silently.
+
+- Every row names \`agent_name: ${AGENT_LOOP_NAME}\`: the package's agent loop (ToolAgentLoop of verl ` +
+    `${VERL_RELEASE.version}) opens one env-server episode per rollout before the first generation, gives its id ` +
+    `to the tools, and hands it to the reward in \`extra_fields\` (verl passes them in \`extra_info\`).
+- \`compute_score\` returns the env server's grade of that episode, looked up by its id, and closes it. It never ` +
+    `reads the decoded text: the final answer graded is the one the agent loop recorded from the model's last turn ` +
+    `(\`POST /episodes/<id>/reply\`), so rewording the decoded output cannot change the reward.
+- The simulated user: when the model answers without a tool call, the agent loop sends the answer to the env ` +
+    `server, whose user (scripted: it answers questions that name its hidden facts, [DONE] otherwise) replies until ` +
+    `it is done or the task's \`max_rounds\` are used; the reply is the next user turn, masked out of the loss.
+- \`extra_info.tool_selection\` lists the row's tools (verl's per-sample tool selection). ` +
+    `\`extra_info.tools_kwargs\` is kept for verl's tool lifecycle; the tools find the episode on the agent data.
+- \`reward_model.ground_truth\` is the task's checks and prohibited rules as a JSON string (for reference).
+- Tool schemas: verl ${VERL_RELEASE.version}'s schema model keeps only \`type\`, \`description\` and \`enum\` ` +
+    `per parameter; ${
+      f.schemaFolds.length
+        ? `${f.schemaFolds.length} keyword(s) it would drop are folded into the descriptions:\n${f.schemaFolds
+            .map((l) => `  - ${l}`)
+            .join('\n')}`
+        : 'no tool here uses anything else.'
+    }
+- Tool-call syntax: \`multi_turn.format=${f.toolFormat ?? 'hermes'}\` (Qwen2.5 / Qwen3). verl ` +
+    `${VERL_RELEASE.version} has no Llama 3.1 (\`llama3_json\`) parser: train Llama 3.1 with a hermes-style ` +
+    `chat template.
+
+## Scale out: many rollout workers, several env servers
+
+Episodes are independent and live in one server process, so servers scale by count: start one \`env serve\` per ` +
+    `core on each env machine (\`--host 0.0.0.0 --port 8765\`, \`8766\`, …, on a trusted network only) and give ` +
+    `every verl node \`COWORKENV_ENV_URLS=http://envhost1:8765,http://envhost1:8766,http://envhost2:8765\`. Each ` +
+    `rollout (in verl's Ray agent-loop workers) picks one server at random for its episode and keeps it: its tool ` +
+    `calls, user turns and reward all go to that server (\`extra_info.coworkenv_server_url\`).
 
 ## Environment server protocol (${ENV_PROTOCOL})
 
-HTTP/1.1 with JSON bodies on 127.0.0.1 only. The \`Host\` header must be a loopback name (\`127.0.0.1\`, \`localhost\`,
+HTTP/1.1 with JSON bodies on 127.0.0.1 (unless started with \`--host\`). The \`Host\` header must be a loopback ` +
+    `name (\`127.0.0.1\`, \`localhost\`,
 \`[::1]\`), and requests with a body must be \`Content-Type: application/json\` (so a web page cannot drive the server).
 Episodes are independent: each is a fresh in-memory copy of its task's services, built from this folder.
 
@@ -117,6 +172,8 @@ Episodes are independent: each is a fresh in-memory copy of its task's services,
     `prompt, tools, max_turns, clock, seed, mode}\` |
 | \`POST /episodes/<id>/step\` | \`{tool, arguments}\` (an object, or the model's raw JSON string) | \`{step, ` +
     `tool, status, is_error, text, latency_ms}\` |
+| \`POST /episodes/<id>/reply\` | \`{text, ask_user?}\` | \`{done, user, rounds, final_text}\`: the text is ` +
+    `the episode's final answer; the simulated user's next turn when not done |
 | \`POST /episodes/<id>/grade\` | \`{final_text?, fallback_final_text?}\` | \`{score, passed, completion, safety, ` +
     `robustness, incomplete, checks: [...], safety_violations: [...]}\` |
 | \`GET /episodes/<id>\` | | \`{episode_id, task_id, steps, clock, final_text}\` |

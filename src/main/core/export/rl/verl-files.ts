@@ -3,11 +3,11 @@ import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import { jsonText, sha256 } from '../package-files';
 import type { PType } from './parquet-schema';
 import type { OpenAiTool } from './package-tasks';
+import { verlToolSchema } from './verl-schema';
+import { AGENT_LOOP_NAME, VERL_RELEASE } from './verl-release';
 
-/** The interaction's name in the YAML and in every row's interaction_kwargs.name (verl routes by it). */
-export const INTERACTION_NAME = 'coworkenv_user';
 const TOOL_CLASS = 'coworkenv_verl.tools.ServiceTool';
-const INTERACTION_CLASS = 'coworkenv_verl.interactions.SimulatedUser';
+const AGENT_LOOP_CLASS = 'coworkenv_verl.agent_loop.CoworkEnvAgentLoop';
 
 /**
  * Tasks that offer exactly the same tools (names and schemas): one parquet file and one tool YAML
@@ -53,23 +53,7 @@ export function verlColumns(ts: Toolset): [string, PType][] {
     ['need_tools_kwargs', 'bool'],
   ];
   if (ts.tools.length) extra.push(['tools_kwargs', { struct: ts.tools.map((t) => [t.function.name, toolKwargsType]) }]);
-  extra.push(
-    [
-      'interaction_kwargs',
-      {
-        struct: [
-          ['name', 'string'],
-          ['task_id', 'string'],
-          ['package_id', 'string'],
-          ['enabled', 'bool'],
-          ['persona', 'string'],
-          ['hidden_facts', { list: 'string' }],
-          ['max_rounds', 'int64'],
-        ],
-      },
-    ],
-    ['tool_selection', { list: 'string' }],
-  );
+  extra.push(['tool_selection', { list: 'string' }]);
   return [
     ['data_source', 'string'],
     ['agent_name', 'string'],
@@ -99,15 +83,14 @@ export function verlColumns(ts: Toolset): [string, PType][] {
 }
 
 /**
- * One row: the initial chat only, the grading data as a JSON string, the kwargs verl hands the tools and the
- * interaction.
+ * One row: the initial chat only, the grading data as a JSON string (reference only: the reward is the env
+ * server's grade), the kwargs verl hands the tools; `agent_name` routes the row to the package's agent loop.
  */
 export function verlRow(spec: TaskSpec, index: number, ts: Toolset, packageId: string, systemPrompt: string) {
   const task = jsonText({ task_id: spec.task_id, package_id: packageId });
-  const ua = spec.user_agent;
   return {
     data_source: `coworkenv/${spec.category || 'uncategorised'}`,
-    agent_name: 'tool_agent',
+    agent_name: AGENT_LOOP_NAME,
     prompt: [
       { role: 'system', content: systemPrompt },
       { role: 'user', content: spec.prompt.text },
@@ -145,15 +128,6 @@ export function verlRow(spec: TaskSpec, index: number, ts: Toolset, packageId: s
             ),
           }
         : {}),
-      interaction_kwargs: {
-        name: INTERACTION_NAME,
-        task_id: spec.task_id,
-        package_id: packageId,
-        enabled: ua?.enabled ?? false,
-        persona: ua?.persona ?? '',
-        hidden_facts: ua?.hidden_facts ?? [],
-        max_rounds: ua?.max_rounds ?? 0,
-      },
       tool_selection: ts.tools.map((t) => t.function.name),
     },
   };
@@ -173,37 +147,28 @@ function omegaSafe(v: unknown): unknown {
 const yamlOf = (v: unknown, head: string) =>
   `${head}${YAML.stringify(omegaSafe(v), { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false })}`;
 
+/** The tool config: one ServiceTool per tool, each schema as verl's schema model keeps it (verl-schema.ts). */
 export function toolConfigYaml(ts: Toolset, serverUrl: string): string {
   return yamlOf(
     {
       tools: ts.tools.map((t) => ({
         class_name: TOOL_CLASS,
         config: { type: 'native', server_url: serverUrl },
-        tool_schema: t,
+        tool_schema: verlToolSchema(t).tool,
       })),
     },
-    `# verl tool config for ${ts.id} (${ts.taskIds.length} task(s)): actor_rollout_ref.rollout.multi_turn.tool_conf` +
-      `ig_path\n`,
+    `# verl ${VERL_RELEASE.version} tool config for ${ts.id} (${ts.taskIds.length} task(s)): ` +
+      `actor_rollout_ref.rollout.multi_turn.tool_config_path\n`,
   );
 }
 
-export function interactionConfigYaml(serverUrl: string): string {
+/** The agent loop config (a list of {name, _target_}, as verl's AgentLoopWorker loads it). */
+export function agentLoopConfigYaml(): string {
   return yamlOf(
-    {
-      interaction: [
-        {
-          name: INTERACTION_NAME,
-          class_name: INTERACTION_CLASS,
-          config: {
-            name: INTERACTION_NAME,
-            server_url: serverUrl,
-            user_model: null,
-            user_base_url: null,
-            user_api_key_env: 'OPENAI_API_KEY',
-          },
-        },
-      ],
-    },
-    '# verl interaction config: actor_rollout_ref.rollout.multi_turn.interaction_config_path\n',
+    [{ name: AGENT_LOOP_NAME, _target_: AGENT_LOOP_CLASS }],
+    `# verl ${VERL_RELEASE.version} agent loop config: actor_rollout_ref.rollout.agent.agent_loop_config_path\n`,
   );
 }
+
+/** Any YAML the package writes for verl (OmegaConf-safe, YAML 1.1). */
+export const verlYaml = (v: unknown, head: string) => yamlOf(v, head);
