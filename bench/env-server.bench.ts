@@ -185,7 +185,8 @@ async function main() {
             ms(http.lat.median),
             ms(http.lat.p99),
             ratio((inProc * steps) / http.stepsPerSec),
-            `≥ ${GOAL.toLocaleString('en-US')} steps/s ${met ? 'met' : 'MISSED'}; ${ratio(http.stepsPerSec / bare.stepsPerSec)} of echo`,
+            `≥ ${GOAL.toLocaleString('en-US')} steps/s ${met ? 'met' : 'MISSED'}; ` +
+              `${ratio(http.stepsPerSec / bare.stepsPerSec)} of echo`,
           ],
           [
             `(c) bare node:http echo server, same client, ${CONCURRENCY} in flight`,
