@@ -61,6 +61,8 @@ export function CurationRules({ reason, onNotice }: { reason: string; onNotice(n
   const [pool, setPool] = useState(DEFAULT_POOL);
   const [f, setF] = useState<Fields>(fieldsOf(undefined));
   const [preview, setPreview] = useState<Preview | null>(null);
+  // Bumped when the stored rules or statistics change: the preview compares with what is stored now.
+  const [version, setVersion] = useState(0);
   useEffect(() => {
     const load = () => {
       void call('curation.rules', {}).then(setRules, () => {});
@@ -70,16 +72,19 @@ export function CurationRules({ reason, onNotice }: { reason: string; onNotice(n
       );
     };
     load();
-    return onEvent('table.changed', ({ table }) => table === 'curation_batches' && load());
+    return onEvent('table.changed', ({ table }) => {
+      if (table === 'curation_batches') load();
+      if (table === 'curation_batches' || table === 'curation_tasks') setVersion((v) => v + 1);
+    });
   }, []);
   const current = rules.find((r) => r.pool === pool);
   useEffect(() => setF(fieldsOf(current)), [current]);
   const checked = ruleEdit(pool, f);
-  const key = checked.ok ? JSON.stringify(checked.edit) : null;
+  const key = checked.ok ? JSON.stringify([checked.edit, version]) : null;
   useEffect(() => {
     if (!key) return setPreview(null);
     let alive = true;
-    void call('curation.previewRule', JSON.parse(key)).then(
+    void call('curation.previewRule', JSON.parse(key)[0]).then(
       (p) => alive && setPreview(p),
       () => alive && setPreview(null),
     );

@@ -18,9 +18,11 @@ export default function RunsPage({ workspace, route }: { workspace: string; rout
   const [error, setError] = useState<string | null>(null);
   const [showForm, setShowForm] = useState(false);
   useEffect(() => {
+    let first = true;
+    // The form opens by itself only on a first visit without runs (a later reload must not reopen it).
     const load = () =>
       void call('runs.list', { kind: 'run', limit: 200 }).then(
-        (r) => (setRows(r.rows), setShowForm((s) => s || r.total === 0)),
+        (r) => (setRows(r.rows), first && r.total === 0 && setShowForm(true), (first = false)),
         (e) => setError(errorText(e)),
       );
     load();
