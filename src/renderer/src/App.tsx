@@ -6,6 +6,7 @@ import { useAppStore } from './stores/app.store';
 // One chunk per page: the plan's first rows need neither the tasks page nor the jobs page.
 const CoveragePlanPage = lazy(() => import('./features/plan/CoveragePlanPage'));
 const TasksPage = lazy(() => import('./features/tasks/TasksPage'));
+const RunsPage = lazy(() => import('./features/runs/RunsPage'));
 const TrajectoriesPage = lazy(() => import('./features/trajectories/TrajectoriesPage'));
 const ExportPage = lazy(() => import('./features/export/ExportPage'));
 const CurationPage = lazy(() => import('./features/curation/CurationPage'));
@@ -17,6 +18,7 @@ const SettingsPage = lazy(() => import('./features/settings/SettingsPage'));
 const PAGES: { id: Page; label: string }[] = [
   { id: 'plan', label: 'Coverage plan' },
   { id: 'tasks', label: 'Tasks' },
+  { id: 'runs', label: 'Runs' },
   { id: 'trajectories', label: 'Trajectories' },
   { id: 'curation', label: 'Curation' },
   { id: 'export', label: 'Export' },
@@ -59,6 +61,7 @@ export function App() {
         <Suspense fallback={<p className="page hint">Loading…</p>}>
           {route.page === 'plan' && workspace && <CoveragePlanPage workspace={workspace} />}
           {route.page === 'tasks' && workspace && <TasksPage workspace={workspace} taskId={route.taskId ?? null} />}
+          {route.page === 'runs' && workspace && <RunsPage workspace={workspace} route={route} />}
           {route.page === 'trajectories' && workspace && <TrajectoriesPage workspace={workspace} route={route} />}
           {route.page === 'curation' && workspace && <CurationPage workspace={workspace} />}
           {route.page === 'export' && <ExportPage />}

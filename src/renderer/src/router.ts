@@ -6,26 +6,40 @@ import { useSyncExternalStore } from 'react';
  * server needs no route table). The browser-mode token arrives once as #token=… and is taken out
  * by the transport before the router reads the hash.
  */
-export type Page = 'plan' | 'tasks' | 'trajectories' | 'curation' | 'export' | 'jobs' | 'workspace' | 'settings';
-/** #/tasks/<id>; #/trajectories/<id>, and #/trajectories/<id>/compare/<other> (two runs of one task side by side). */
-export type Route = { page: Page; taskId?: string; trajectoryId?: number; compareId?: number };
+export type Page =
+  | 'plan'
+  | 'tasks'
+  | 'runs'
+  | 'trajectories'
+  | 'curation'
+  | 'export'
+  | 'jobs'
+  | 'workspace'
+  | 'settings';
+/**
+ * #/tasks/<id>; #/trajectories/<id>, and #/trajectories/<id>/compare/<other> (two runs of one task side by
+ * side); #/runs/<id> (a run's report), and #/runs/<id>/compare/<other> (teacher and student reports side by side).
+ */
+export type Route = { page: Page; taskId?: string; trajectoryId?: number; runId?: number; compareId?: number };
 
-const PAGES: Page[] = ['plan', 'tasks', 'trajectories', 'curation', 'export', 'jobs', 'workspace', 'settings'];
+const PAGES: Page[] = ['plan', 'tasks', 'runs', 'trajectories', 'curation', 'export', 'jobs', 'workspace', 'settings'];
 const id = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : undefined);
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const page = PAGES.includes(parts[0] as Page) ? (parts[0] as Page) : 'plan';
   if (page === 'tasks' && parts[1]) return { page, taskId: parts[1] };
-  const trajectoryId = page === 'trajectories' ? id(parts[1]) : undefined;
-  if (trajectoryId === undefined) return { page };
+  const key = page === 'trajectories' ? 'trajectoryId' : page === 'runs' ? 'runId' : null;
+  const first = key ? id(parts[1]) : undefined;
+  if (!key || first === undefined) return { page };
   const compareId = parts[2] === 'compare' ? id(parts[3]) : undefined;
-  return compareId === undefined ? { page, trajectoryId } : { page, trajectoryId, compareId };
+  return compareId === undefined ? { page, [key]: first } : { page, [key]: first, compareId };
 }
 
 export const routeHash = (r: Route) =>
   `#/${r.page}${r.taskId ? `/${encodeURIComponent(r.taskId)}` : ''}` +
   (r.trajectoryId !== undefined ? `/${r.trajectoryId}` : '') +
+  (r.runId !== undefined ? `/${r.runId}` : '') +
   (r.compareId !== undefined ? `/compare/${r.compareId}` : '');
 
 export function navigate(r: Route, replace = false): void {

@@ -18,6 +18,9 @@ import { idsInput, pageInput, valuesInput, ValuesOutput } from './entities/grid-
 
 export { CurationBucket, CurationField, CurationRule, CurationTaskRow, TaskSelection };
 
+/** An edit of one pool's rule: the fields given change, the others stay. */
+export const RuleEdit = CurationRule.omit({ updatedAt: true }).partial().required({ pool: true });
+
 const Counts = z.array(z.object({ key: z.string(), bucket: z.string(), count: z.number().int() }));
 
 export const curationContract = {
@@ -52,8 +55,23 @@ export const curationContract = {
     summary:
       "Edit one pool's bucket thresholds (logged with the reason, before and after); the suggestions of its " +
       'tasks are recomputed at once.',
-    input: CurationRule.omit({ updatedAt: true }).partial().required({ pool: true }).extend({ reason: Reason }),
+    input: RuleEdit.extend({ reason: Reason }),
     output: z.object({ rule: CurationRule, batchId: z.number().int() }),
+  }),
+  'curation.previewRule': query({
+    summary:
+      "What an edit of one pool's thresholds would do, without applying it: how many of the pool's tasks would " +
+      'get another suggested bucket (from → to), and how many assigned buckets would then differ from it.',
+    input: RuleEdit,
+    output: z.object({
+      pool: z.string(),
+      tasks: z.number().int(),
+      changed: z.number().int(),
+      transitions: z.array(
+        z.object({ from: CurationBucket.nullable(), to: CurationBucket.nullable(), count: z.number().int() }),
+      ),
+      assignedDiffer: z.number().int(),
+    }),
   }),
   'curation.recompute': mutation({
     summary: 'Recompute the statistics and suggestions of every task from its trajectories.',

@@ -5,6 +5,7 @@ import type { HandlerMap } from '../lib/handler-types';
 import { notFound } from '../lib/errors';
 import { applyBatch, osUser, type Target, undoRedo } from './batches';
 import { CURATION_TABLE, curationRepo } from './curation.repo';
+import { previewRule } from './rule-preview';
 import { DEFAULT_RULE, readRules, ruleOf } from './rules';
 import { recomputeStats } from './stats';
 
@@ -55,6 +56,7 @@ export const curationHandlers = {
     ctx.touch('curation_batches');
     return { rule: ruleOf(readRules(ctx.db), pool), batchId };
   },
+  'curation.previewRule': (input, ctx) => previewRule(ctx.db, input),
   'curation.recompute': (_input, ctx) => {
     const tasks = recomputeStats(ctx.db, 'all', ctx.now());
     ctx.touch('curation_tasks');

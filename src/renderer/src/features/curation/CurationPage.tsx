@@ -11,6 +11,7 @@ import { gridTheme } from '../../grids/theme';
 import { useServerGrid } from '../../grids/use-server-grid';
 import { CurationCharts } from './CurationCharts';
 import { CurationLog } from './CurationLog';
+import { CurationRules } from './CurationRules';
 import { TaskTrajectories } from './TaskTrajectories';
 
 const ROW_SELECTION = {
@@ -216,6 +217,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
       {current && (
         <TaskTrajectories key={current} workspace={workspace} taskId={current} reason={reason} onNotice={setNotice} />
       )}
+      <CurationRules reason={reason} onNotice={setNotice} />
       <CurationCharts filter={JSON.parse(filterKey)} />
       <CurationLog workspace={workspace} onNotice={setNotice} />
     </section>

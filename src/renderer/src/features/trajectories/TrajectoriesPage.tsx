@@ -13,11 +13,19 @@ import { useServerGrid } from '../../grids/use-server-grid';
 import { navigate, type Route } from '../../router';
 import { CompareView } from './CompareView';
 import { TextSearch, type TextQuery } from './TextSearch';
+import { TrajectoryDelete } from './TrajectoryDelete';
 import { TrajectoryImport } from './TrajectoryImport';
 import { TrajectoryViewer } from './TrajectoryViewer';
 import './trajectories.css';
 
 const DEFAULT_COL = { sortable: true, resizable: true };
+// Ticking is for deletion; a click on a row still opens it.
+const ROW_SELECTION = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: false,
+  enableClickSelection: false,
+} as const;
 
 /**
  * Every stored trajectory (imports and runs): sort, filters, quick search (ids and labels) and the
@@ -87,6 +95,12 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
           </span>
         )}
         <span className="sep" />
+        <TrajectoryDelete
+          grid={g}
+          matchingIds={() => call('trajectories.ids', withText(g.filter()) as never)}
+          filtered={filtered}
+          onNotice={setNotice}
+        />
         <ColumnsMenu api={g.api} />
       </div>
       <div className="split-view traj-split">
@@ -98,6 +112,7 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
             {...g.gridProps}
             onRowClicked={(e) => e.data && open(e.data.id)}
             onCellKeyDown={onCellKeyDown}
+            rowSelection={ROW_SELECTION}
           />
           {g.total === 0 && (
             <div className="empty-state" data-testid="empty-state">
