@@ -12,7 +12,7 @@ import { grade } from '../../src/main/core/grading/grade';
 import { storeTaskSpec } from '../../src/main/core/tasks/spec-store';
 import { runRecordOf } from '../../src/main/core/grading/run-record';
 import type { PreparedRow } from '../../src/main/core/trajectories/import/prepare';
-import { runsWriter } from '../../src/main/core/trajectories/runs.repo';
+import { collectionsWriter } from '../../src/main/core/trajectories/collections.repo';
 import { trajectoriesWriter } from '../../src/main/core/trajectories/trajectories-writer.repo';
 import { leakRollout, leakTask, PLANTED_KEY } from '../helpers/leak-task';
 import { createTestCore, FIXED_NOW, tempDir } from '../helpers/test-core';
@@ -61,7 +61,7 @@ async function workspace() {
   db.transaction(() => {
     const w = writeHandle(db);
     storeTaskSpec(w, task.spec, { origin: 'manual', now });
-    runsWriter(w).ensureCollection('runs', [], now);
+    collectionsWriter(w).ensureCollection('runs', [], now);
     trajectoriesWriter(w).insert(stored(leakRollout(task, true, 'leak'), 0), now);
     trajectoriesWriter(w).insert(stored(leakRollout(task, false, 'safe'), 1), now);
   })();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { openDb, writeHandle } from '../../src/main/core/db/sqlite';
 import type { PreparedRow } from '../../src/main/core/trajectories/import/prepare';
-import { runsWriter } from '../../src/main/core/trajectories/runs.repo';
+import { collectionsWriter } from '../../src/main/core/trajectories/collections.repo';
 import { trajectoriesWriter } from '../../src/main/core/trajectories/trajectories-writer.repo';
 import type { SourceFormat } from '../../src/shared/contract/entities/trajectory';
 import { ok } from '../helpers/call';
@@ -126,7 +126,7 @@ describe('runs.report: the same rewards under each source’s rule', () => {
     db.transaction(() => {
       const w = writeHandle(db);
       for (const f of ['tau-bench-v1', 'claw-eval-trace', 'tau2-results'] as const) {
-        runsWriter(w).ensureCollection(f, [], now);
+        collectionsWriter(w).ensureCollection(f, [], now);
         const rewards = f === 'tau2-results' ? [1, 1] : REWARDS;
         rewards.forEach((r, i) => trajectoriesWriter(w).insert(row(f, `${f}/t1`, i, r), now));
       }

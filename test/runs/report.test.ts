@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, writeHandle } from '../../src/main/core/db/sqlite';
 import { passAtK, passHatKAll, passHatKPlugin } from '../../src/main/core/runs/metrics';
 import type { PreparedRow } from '../../src/main/core/trajectories/import/prepare';
-import { runsWriter } from '../../src/main/core/trajectories/runs.repo';
+import { collectionsWriter } from '../../src/main/core/trajectories/collections.repo';
 import { trajectoriesWriter } from '../../src/main/core/trajectories/trajectories-writer.repo';
 import type { RunReport } from '../../src/shared/contract/entities/run';
 import type { GradeResult } from '../../src/shared/contract/entities/checks';
@@ -80,7 +80,7 @@ describe('runs.report and coworkenv report', () => {
     });
     db.transaction(() => {
       const w = writeHandle(db);
-      runsWriter(w).ensureCollection('hand', [], now);
+      collectionsWriter(w).ensureCollection('hand', [], now);
       for (const [k, scores] of Object.entries(SCORES))
         scores.forEach((s, trial) => trajectoriesWriter(w).insert(row(ids[k]!, trial, s), now));
       trajectoriesWriter(w).insert(row(ids.E!, 3, null), now);

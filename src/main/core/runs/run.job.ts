@@ -3,14 +3,14 @@ import type { RunAgent } from '../../../shared/contract/runs.contract';
 import { availableParallelism } from 'node:os';
 import type { Agent, UserSimulator } from '../agents/agent-types';
 import { JobCancelled, type JobContext, type JobDefinition } from '../jobs/job-definition';
-import { runsWriter } from '../trajectories/runs.repo';
+import { collectionsWriter } from '../trajectories/collections.repo';
 import { supersession } from '../trajectories/supersede';
 import { trajectoriesWriter } from '../trajectories/trajectories-writer.repo';
 import { runSharing } from './episode-helper';
 import { withContentHash } from './episode-row';
 import { inOrder, type Outcome, type Pair, runPairs } from './run-pairs';
 import { runParties, type RunUserChoice } from './run-parties';
-import { agentRunsRepo, agentRunsWriter } from './run.repo';
+import { runsRepo, runsWriter } from './runs.repo';
 
 declare module '../jobs/job-types' {
   interface JobInputs {
@@ -71,7 +71,7 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
         if (prev?.valid !== 1) pending.push({ taskId, trial, replaces: prev ? prev.id : null });
       }
     const { agent, user } = runParties(ctx.db, ctx.keys, input);
-    const t0 = agentRunsRepo(ctx.db).tally(runId);
+    const t0 = runsRepo(ctx.db).tally(runId);
     const { graded, passed, errors, tokens } = t0;
     const s: Counters = { done: total - pending.length, graded, passed, errors, tokens };
     const store = (outcomes: Outcome[]) => commit(ctx, input, runId, outcomes, s, total);
@@ -84,8 +84,13 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
       if (ctx.signal.aborted) throw new JobCancelled();
     } else await runHere(ctx, input, { runId, pending, agent, user, store });
 
-    ctx.commitBatch((db) => agentRunsWriter(db).finish(runId, 'done', ctx.now()), total, progress(s, total), TABLES);
-    const t = agentRunsRepo(ctx.db).tally(runId);
+    ctx.commitBatch(
+      (db) => (runsWriter(db).recount(runId), runsWriter(db).finish(runId, 'done', ctx.now())),
+      total,
+      progress(s, total),
+      TABLES,
+    );
+    const t = runsRepo(ctx.db).tally(runId);
     const valid = t.stored - t.errors;
     return {
       runId,
@@ -164,7 +169,7 @@ function progress(s: Counters, total: number) {
 
 /** Creates the run and its collection, or finds them again on resume with the pairs already stored. */
 function startRun(ctx: JobContext, input: RunJobInput) {
-  const repo = agentRunsRepo(ctx.db);
+  const repo = runsRepo(ctx.db);
   const found = repo.byJob(ctx.jobId);
   const have = new Map((found ? repo.pairs(found.id) : []).map((p) => [key(p.task_id, p.trial), p]));
   const skipped = [...have.values()].filter((p) => p.valid === 1).length;
@@ -173,9 +178,9 @@ function startRun(ctx: JobContext, input: RunJobInput) {
   ctx.commitBatch(
     (db) => {
       const now = ctx.now();
-      const w = agentRunsWriter(db);
+      const w = runsWriter(db);
       if (found) return w.restart(found.id, skipped, now);
-      runsWriter(db).ensureCollection(input.collection, [], now);
+      collectionsWriter(db).ensureCollection(input.collection, [], now);
       const a = input.labels.agent;
       runId = w.create({
         jobId: ctx.jobId,
@@ -220,13 +225,16 @@ function commit(ctx: JobContext, input: RunJobInput, runId: number, outcomes: Ou
     (db) => {
       const now = ctx.now();
       const w = trajectoriesWriter(db);
-      const runs = agentRunsWriter(db);
+      const runs = runsWriter(db);
       if (replaced.length) w.delete(replaced);
       const rows = batch.map((f) => f.row);
       w.insertAll(rows, now);
-      for (const i of issues) runs.issue(runId, i.taskId, i.trial, i.message, now);
+      for (const i of issues) runs.addIssue(runId, i, now);
       const newErrors = batch.filter((f) => f.errored).length;
-      runs.add(runId, batch.length - replaced.length, newErrors + issues.length - replaced.length);
+      runs.count(runId, {
+        stored: batch.length - replaced.length,
+        failed: newErrors + issues.length - replaced.length,
+      });
       supersession(db).afterInsert(input.collection, new Set(batch.map((f) => f.row.taskId)));
     },
     next.done,

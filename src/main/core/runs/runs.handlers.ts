@@ -10,7 +10,7 @@ import { storedTaskSpec } from '../tasks/task-spec-of';
 import { TASK_TABLE, tasksRepo } from '../tasks/tasks.repo';
 import { partyLabels } from './run-parties';
 import type { RunJobInput } from './run.job';
-import { agentRunsRepo } from './run.repo';
+import { runsRepo } from './runs.repo';
 import { runReport } from './report';
 
 /** At most this many tasks without a reference plan are named in the refusal. */
@@ -79,9 +79,9 @@ export function resolveRun(input: ParsedInput<'runs.start'>, ctx: QueryContext):
 
 export const runsHandlers = {
   'runs.start': (input, ctx) => ({ jobId: ctx.jobs.start('runs.start', resolveRun(input, ctx)) }),
-  'runs.list': (input, ctx) => agentRunsRepo(ctx.db).list(input.kind, input.offset, input.limit),
+  'runs.list': (input, ctx) => runsRepo(ctx.db).list(input.kind, input.offset, input.limit),
   'runs.get': (input, ctx) => {
-    const row = agentRunsRepo(ctx.db).list('all', 0, 1, input.id).rows[0];
+    const row = runsRepo(ctx.db).list('all', 0, 1, input.id).rows[0];
     if (!row) throw notFound(`run ${input.id}`);
     return row;
   },

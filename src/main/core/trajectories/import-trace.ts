@@ -7,7 +7,7 @@ import { tasksRepo } from '../tasks/tasks.repo';
 import { writeTrace } from '../traces';
 import { readRecord, TraceRecordError } from './formats';
 import { prepareRecord, taskLookup } from './import/prepare';
-import { runsWriter } from './runs.repo';
+import { collectionsWriter } from './collections.repo';
 import { supersession } from './supersede';
 import { trajectoriesWriter } from './trajectories-writer.repo';
 import { trajectoriesRepo } from './trajectories.repo';
@@ -72,7 +72,7 @@ function write(input: Input, p: Prepared, ctx: MutationContext): Output<'traject
   const now = ctx.now();
   const taskNow = tasksRepo(ctx.db).hashOf(p.prepared.row.taskId)?.hash ?? null;
   const prepared = taskNow === p.taskHash ? p.prepared : prepareRow(input, ctx.db, p.read, p.raw);
-  runsWriter(ctx.db).ensureCollection(input.collection, [], now);
+  collectionsWriter(ctx.db).ensureCollection(input.collection, [], now);
   const warnings = [...prepared.warnings];
   const r = prepared.row;
   const stored = trajectoriesWriter(ctx.db).insert(r, now);

@@ -5,7 +5,7 @@ import { writeTrace } from '../traces';
 import { importTrace } from './import-trace';
 import { resolveImport } from './import/import-start';
 import { loadTrajectory } from './load-trajectory';
-import { runsRepo } from './runs.repo';
+import { runsRepo } from '../runs/runs.repo';
 import { indexForSearch, searchSnippets } from './search-text';
 import { supersession } from './supersede';
 import { trajectoriesWriter } from './trajectories-writer.repo';

@@ -1,6 +1,7 @@
 import type { ReadDb } from '../../db/sqlite';
 import type { ToolSet } from '../../trajectories/import/tool-file';
-import { runsRepo } from '../../trajectories/runs.repo';
+import { runsRepo } from '../../runs/runs.repo';
+import { importFilesRepo } from '../../trajectories/import/import-files.repo';
 
 /** Schemas a stored trajectory is exported with when it has none of its own, and where they came from. */
 export type GivenTools = {
@@ -20,7 +21,7 @@ export function importTools(db: ReadDb): (runId: number | null) => GivenTools | 
     if (given === undefined) {
       const repo = runsRepo(db);
       const t = repo.toolSchemas(runId);
-      const set = t && (repo.context(t.contextId) as ToolSet | null);
+      const set = t && (importFilesRepo(db).context(t.contextId) as ToolSet | null);
       given = set ? { tools: set.tools, source: { origin: 'tools-file', file: set.file, sha256: set.sha256 } } : null;
       cache.set(runId, given);
     }

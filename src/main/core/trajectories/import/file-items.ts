@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import type { FilePosition } from '../runs.repo';
+import type { FilePosition } from './import-files.repo';
 import { firstInvalidUtf8, mb } from './file-window';
 import { readJsonArray } from './read-json';
 import { readJsonl, type ReadItem } from './read-jsonl';

@@ -1,6 +1,7 @@
 import type { ImportResult } from '../../../../shared/contract/entities/trajectory-row';
 import { prepareCached, type ReadDb } from '../../db/sqlite';
-import { type RunToolSchemas, runsRepo } from '../runs.repo';
+import { runsRepo, type RunToolSchemas } from '../../runs/runs.repo';
+import { importFilesRepo } from './import-files.repo';
 import type { FileFormat } from './sniff';
 
 /** Issues a result carries; the rest are paged with trajectories.importIssues. */
@@ -13,7 +14,7 @@ const SHOWN_ISSUES = 200;
 export function importResult(db: ReadDb, runId: number): ImportResult {
   const repo = runsRepo(db);
   const run = repo.run(runId)!;
-  const files = repo.files(runId);
+  const files = importFilesRepo(db).files(runId);
   const stored = repo.storedCounts(runId);
   const collections = [...new Set(files.map((f) => f.collection))];
   const marks = collections.map(() => '?').join(', ');

@@ -1,6 +1,8 @@
 import type { JobContext, JobDefinition } from '../../jobs/job-definition';
 import type { JobResult } from '../../jobs/job-types';
-import { runsRepo, runsWriter } from '../runs.repo';
+import { runsRepo, runsWriter } from '../../runs/runs.repo';
+import { collectionsWriter } from '../collections.repo';
+import { importFilesRepo, importFilesWriter } from './import-files.repo';
 import { supersession } from '../supersede';
 import { trajectoriesWriter } from '../trajectories-writer.repo';
 import { importResult } from './import-result';
@@ -45,7 +47,7 @@ export const importJob: JobDefinition<ImportJobInput, JobResult<'trajectories.im
   total: (input) => input.files.reduce((n, f) => n + Math.max(1, f.size), 0),
   run(ctx, input) {
     const runId = ensureRun(ctx, input);
-    const runs = runsRepo(ctx.db);
+    const runs = importFilesRepo(ctx.db);
     const states = runs.files(runId);
     const offsets: number[] = [];
     input.files.reduce((n, f, i) => ((offsets[i] = n), n + Math.max(1, f.size)), 0);
@@ -69,7 +71,7 @@ export const importJob: JobDefinition<ImportJobInput, JobResult<'trajectories.im
           })();
     for (const m of messages) consume(ctx, input, runId, m, offsets[m.idx]!, contexts);
     const total = importJob.total(input);
-    ctx.commitBatch((db) => runsWriter(db).finishRun(runId, 'done', ctx.now()), total, 'done', TABLES);
+    ctx.commitBatch((db) => runsWriter(db).finish(runId, 'done', ctx.now()), total, 'done', TABLES);
     return importResult(ctx.db, runId);
   },
 };
@@ -88,9 +90,11 @@ function ensureRun(ctx: JobContext, input: ImportJobInput): number {
   let id = 0;
   ctx.commitBatch(
     (db) => {
-      const w = runsWriter(db);
+      const w = importFilesWriter(db);
       const now = ctx.now();
-      for (const c of new Set(input.files.map((f) => f.collection))) w.ensureCollection(c, input.supersedes, now);
+      const collections = collectionsWriter(db);
+      for (const c of new Set(input.files.map((f) => f.collection)))
+        collections.ensureCollection(c, input.supersedes, now);
       const t = input.tools;
       const toolSchemas = t && {
         contextId: w.saveContext(TOOL_SET_FORMAT, JSON.stringify(t)),
@@ -98,9 +102,10 @@ function ensureRun(ctx: JobContext, input: ImportJobInput): number {
         sha256: t.sha256,
         tools: t.tools.length,
       };
-      id = w.createImportRun({
+      id = runsWriter(db).create({
         jobId: ctx.jobId,
         name: input.name,
+        agentKind: 'imported',
         agentLabel: input.agent ?? 'imported',
         collection: input.collection,
         settings: {
@@ -109,9 +114,10 @@ function ensureRun(ctx: JobContext, input: ImportJobInput): number {
           taskId: input.taskId,
           ...(toolSchemas ? { toolSchemas } : {}),
         },
-        files: input.files,
+        selection: { files: input.files.map((f) => f.path) },
         now,
       });
+      w.addFiles(id, input.files);
     },
     0,
     'starting',
@@ -135,7 +141,7 @@ function consume(
     const content = JSON.stringify(m.header);
     ctx.commitBatch(
       (db) => {
-        const w = runsWriter(db);
+        const w = importFilesWriter(db);
         const contextId = w.saveContext('tau2-results', content);
         contexts.set(m.idx, contextId);
         w.advanceFile(runId, m.idx, {
@@ -158,6 +164,7 @@ function consume(
     (db) => {
       const w = trajectoriesWriter(db);
       const runs = runsWriter(db);
+      const files = importFilesWriter(db);
       const now = ctx.now();
       let stored = 0;
       let duplicates = 0;
@@ -173,7 +180,7 @@ function consume(
         }
       });
       for (const i of m.issues) runs.addIssue(runId, i, now);
-      runs.advanceFile(runId, m.idx, {
+      files.advanceFile(runId, m.idx, {
         position: contextId ? { ...m.position, contextId } : m.position,
         records: m.records,
         stored,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { ImportIssue } from '../../../../shared/contract/entities/trajectory-row';
 import { JsonSyntaxError, readRecord, RecordError, TraceRecordError, type FormatContext } from '../formats';
-import type { FilePosition } from '../runs.repo';
+import type { FilePosition } from './import-files.repo';
 import { unreadable } from './entries';
 import { fileItems } from './file-items';
 import { prepareRecord, type PreparedRow, type taskLookup } from './prepare';
