@@ -13,7 +13,11 @@ import {
 } from '../helpers/imports';
 
 /** Third-party packages the core may use; a new dependency fails here until it is added on purpose. */
-const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml', 'diff', '@faker-js/faker', 'openai', 'ajv', 'hyparquet-writer'];
+const CORE_PACKAGES = [
+  ...['zod', 'better-sqlite3', 'yaml', 'diff', '@faker-js/faker', 'openai', 'ajv'],
+  // hyparquet reads back what hyparquet-writer wrote (export lint on verl's parquet).
+  ...['hyparquet-writer', 'hyparquet'],
+];
 
 /** Only these may import 'electron' (DESIGN.md §2). */
 const ELECTRON_IMPORTERS = (rel: string) =>

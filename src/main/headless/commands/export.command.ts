@@ -267,7 +267,7 @@ export const exportLintCommand = defineCommand({
   words: ['export', 'lint'],
   workspace: 'none',
   args: '<dir>',
-  summary: "re-read a JSONL SFT export and lint it with its trainer's rules",
+  summary: "re-read an SFT export (JSONL, or verl's parquet) and lint it with its trainer's rules",
   details: ['Exit code 0 without errors, 1 with lint errors (or an unreadable export), 2 usage.'],
   async run({ positionals }, ctx) {
     const [dir] = positionals;

@@ -21,6 +21,7 @@ import { rewardsOf, SchemaSources } from './schema-sources';
 import { type Emitted, runSelection, type SftProgress } from './sft-engine';
 import { toolVersion } from './tool-version';
 import type { VerlRow } from './dialects/verl.dialect';
+import { VERL_LOADER_FILE, VERL_LOADER_PY, verlSftReadme } from './verl-loader';
 import { writeVerlParquet } from './verl-parquet';
 
 export type ExportSftInput = {
@@ -50,7 +51,8 @@ const NEWLINE = Buffer.from('\n');
 
 /**
  * Selects, converts, lints and writes one SFT export (formats.md §3, §6) into `outDir`: the data
- * file, rejections.jsonl, lint.json, dataset_info.json for LLaMA-Factory, and manifest.json last.
+ * file, rejections.jsonl, lint.json, dataset_info.json for LLaMA-Factory, the dataset class and README for
+ * verl, and manifest.json last.
  * Everything is written into a temp sibling and renamed into place at the end; on any failure the
  * temp folder is removed and the error says what could not be written where.
  */
@@ -127,6 +129,16 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
       track(info).write(`${JSON.stringify(datasetInfo(o.datasetName, dataName), null, 2)}\n`);
       files.push({ path: 'dataset_info.json', ...info.close(), rows: null });
     }
+    if (dialect.id === 'verl')
+      // The dataset class that decodes the JSON-string arguments, and the command that names it (verl-loader.ts).
+      for (const [name, text] of [
+        [VERL_LOADER_FILE, VERL_LOADER_PY],
+        ['README.md', verlSftReadme(built.exported)],
+      ] as const) {
+        const f = track(new HashedFile(at(name)));
+        f.write(text);
+        files.push({ path: name, ...f.close(), rows: null });
+      }
     const findings = lint.count;
     files.push({
       path: 'lint.json',

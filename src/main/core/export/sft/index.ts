@@ -9,4 +9,4 @@ export { diffManifests, readManifest } from './manifest-diff';
 export type { SftRecord } from './preselect';
 export type { SftProgress } from './sft-engine';
 export { DIALECTS } from './dialects';
-export { lintExport, lintRows } from './lint-export';
+export { lintExport, lintRows, lintWrittenExport } from './lint-export';

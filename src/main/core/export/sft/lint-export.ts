@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { parseJsonText } from '../../lib/json-input';
 import { DIALECTS } from './dialects';
 import { readManifest } from './manifest-diff';
+import { lintVerlExport } from './verl-lint';
 
 /** Runs a dialect's lint over rows, tying each finding to its record id. */
 export function lintRows(dialect: SftDialect, rows: Iterable<{ recordId: string; row: unknown }>): LintFinding[] {
@@ -18,16 +19,12 @@ export function lintRows(dialect: SftDialect, rows: Iterable<{ recordId: string;
 /**
  * Re-lints a written JSONL export as its trainer will read it: every line parsed back, checked with
  * the dialect's rules, findings tied to the record ids the manifest gives each line. Lines are read
- * in 1 MB chunks (exports run to gigabytes). The parquet dialect needs a parquet reader, which the
- * core does not ship: its rows are linted as they are written instead.
+ * in 1 MB chunks (exports run to gigabytes). verl's parquet: lintWrittenExport.
  */
 export function lintExport(dir: string): LintFinding[] {
   const m = readManifest(dir);
   if (m.dialect === 'verl')
-    throw new AppError(
-      'BAD_REQUEST',
-      're-linting a parquet export needs a parquet reader; its rows were linted when written (lint.json)',
-    );
+    throw new AppError('BAD_REQUEST', 'a verl export is parquet, read asynchronously: use lintWrittenExport');
   const file = m.files[0]!.path;
   const ids = new Map(m.records.filter((r) => r.file === file).map((r) => [r.index, r.recordId]));
   const spec = DIALECTS[m.dialect];
@@ -48,6 +45,12 @@ export function lintExport(dir: string): LintFinding[] {
       message: `${n} lines; the manifest says ${m.report.exported}`,
     });
   return out;
+}
+
+/** Any written SFT export: JSONL here, verl's parquet through its reader (verl-lint.ts). */
+export async function lintWrittenExport(dir: string): Promise<LintFinding[]> {
+  const m = readManifest(dir);
+  return m.dialect === 'verl' ? lintVerlExport(dir, m) : lintExport(dir);
 }
 
 function* lines(file: string): Generator<string> {

@@ -31,7 +31,7 @@ const list = (name: string, element: SchemaElement[][]): SchemaElement[] => [
   ...group('element', element),
 ];
 
-export function verlSchema(o: SftOptions): SchemaElement[] {
+export function verlSchema(o: Pick<SftOptions, 'reasoning'>): SchemaElement[] {
   const message = [
     str('role'),
     str('content'),

@@ -10,7 +10,7 @@ import { previewAdvantages } from '../advantages/preview';
 import { DEFAULT_ADVANTAGE_SETTINGS } from '../advantages/settings';
 import { taskClock } from '../export-task';
 import { refuseReplacing } from '../export-target';
-import { diffManifests, lintExport, previewSft, readManifest } from '../sft';
+import { diffManifests, lintWrittenExport, previewSft, readManifest } from '../sft';
 import { curationState } from './curation-state';
 import { rlInputs } from './rl-inputs';
 import { admittedOf, RedactionTally, workspaceSftRecords } from './sft-records';
@@ -110,11 +110,9 @@ export const exportHandlers = {
     return { jobId: ctx.jobs.start('export.clawEval', input) };
   },
   'export.diff': (input) => diffManifests(readManifest(input.a), readManifest(input.b)),
-  'export.lint': (input) => {
+  'export.lint': async (input) => {
     const manifest = readManifest(input.dir);
-    if (manifest.dialect === 'verl')
-      throw new AppError('BAD_REQUEST', 'a verl export is parquet: it is linted as it is written (see its lint.json)');
-    const findings = lintExport(input.dir);
+    const findings = await lintWrittenExport(input.dir);
     return {
       dialect: manifest.dialect,
       rows: manifest.report.exported,

@@ -1,4 +1,6 @@
 import type { SftDialect } from '../../../../../shared/contract/entities/export';
+import { VERL_RELEASE } from '../../rl/verl-release';
+import { VERL_LOADER_CLASS, VERL_LOADER_FILE } from '../verl-loader';
 import type { DialectSpec } from './dialect';
 import { llamafactoryDialect } from './llamafactory.dialect';
 import { openaiDialect } from './openai.dialect';
@@ -64,9 +66,12 @@ function dialectNotes(d: SftDialect, o: { datasetName: string; trlTools: 'list' 
       ];
     case 'verl':
       return [
-        'data.multiturn.messages_key=messages, tools_key=tools (MultiTurnSFTDataset).',
-        'Decode before apply_chat_template: json.loads every messages[].tool_calls[].function.arguments and ' +
-          'tools[].function.parameters (JSON strings, so heterogeneous objects survive parquet; verl#4112).',
+        `verl ${VERL_RELEASE.version}: data.messages_key=messages data.tools_key=tools ` +
+          `data.custom_cls.path=${VERL_LOADER_FILE} data.custom_cls.name=${VERL_LOADER_CLASS} (README.md: the ` +
+          'whole command).',
+        `${VERL_LOADER_CLASS} is MultiTurnSFTDataset decoding every messages[].tool_calls[].function.arguments ` +
+          'and tools[].function.parameters before apply_chat_template: they are JSON strings, so heterogeneous ' +
+          'objects survive parquet (verl#4112); undecoded, the chat template renders them as escaped strings.',
         'Message fields a message does not use (tool_calls, tool_call_id, name) read back as null.',
         'Set data.max_length and truncation for long agent trajectories (defaults 1024 and "error").',
       ];
