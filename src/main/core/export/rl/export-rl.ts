@@ -3,8 +3,8 @@ import { AppError } from '../../lib/errors';
 import { previewAdvantages, type Preview } from '../advantages/preview';
 import type { RolloutGroupKey } from '../advantages/rollout-groups';
 import {
-  DEFAULT_ADVANTAGE_SETTINGS,
   describeSettings,
+  resolveSettings,
   type AdvantageMethod,
   type AdvantageSettings,
 } from '../advantages/settings';
@@ -38,6 +38,7 @@ import {
 import { PYTHON_CLIENT } from './python-client';
 import { PYTHON_INIT, PYTHON_INTERACTIONS, PYTHON_REWARD, PYTHON_TOOLS } from './python-verl';
 import { rlReadme } from './readme';
+import { trainerSettings, verlOverridesText } from './trainer-settings';
 import { interactionConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow } from './verl-files';
 
 export type ExportRlInput = {
@@ -50,7 +51,7 @@ export type ExportRlInput = {
   unredacted?: readonly (Trajectory | null)[];
   /** Each rollout's run (or collection) and agent, which with its task key its group (default: its model). */
   groups?: readonly RolloutGroupKey[];
-  /** A method (default settings otherwise) or settings. */
+  /** A method (default settings otherwise) or settings; the convention defaults by method (settings.ts). */
   advantage?: AdvantageMethod | Partial<AdvantageSettings>;
   outDir: string;
   overwrite?: boolean;
@@ -74,9 +75,6 @@ export type ExportRlResult = {
   preview: Preview;
 };
 
-const settingsOf = (a: ExportRlInput['advantage']): AdvantageSettings =>
-  typeof a === 'string' ? { ...DEFAULT_ADVANTAGE_SETTINGS, method: a } : { ...DEFAULT_ADVANTAGE_SETTINGS, ...a };
-
 /** Agent-view messages for the rollout file: the canonical shape without `meta` (never exported, formats.md §1.1). */
 const messagesOf = (t: Trajectory) => t.messages.map(({ meta: _meta, ...m }) => m);
 
@@ -89,7 +87,7 @@ const messagesOf = (t: Trajectory) => t.messages.map(({ meta: _meta, ...m }) => 
 export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlResult> {
   const now = input.now ?? (() => new Date());
   const clock = input.clock ?? now();
-  const settings = settingsOf(input.advantage);
+  const settings: AdvantageSettings = resolveSettings(input.advantage);
   const serverUrl = input.serverUrl ?? `http://127.0.0.1:${DEFAULT_ENV_PORT}`;
   const rollouts = input.rollouts ?? [];
   if (!input.tasks.length) throw new AppError('INVALID_INPUT', 'an RL package needs at least one task');
@@ -187,6 +185,10 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       rolloutHashes = w.writeJsonl('rollouts.jsonl', lines).lineHashes;
     }
     w.write('preview.json', `${JSON.stringify(preview, null, 2)}\n`);
+    // The paper's RL settings as each trainer's own keys (trainer-settings.ts).
+    const trainer = trainerSettings(settings);
+    if (trainer.verl) w.write('verl/trainer_overrides.txt', verlOverridesText(trainer.verl));
+    if (trainer.trl) w.write('trl/grpo_config.json', `${JSON.stringify(trainer.trl.settings, null, 2)}\n`);
     const described = describeSettings(settings);
     w.write(
       'README.md',
@@ -197,6 +199,7 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
         toolsets: sets,
         method: settings.method,
         settings: described,
+        trainerFiles: { verl: trainer.verl !== null, trl: trainer.trl !== null },
       }),
     );
     const manifest = {
@@ -221,6 +224,7 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       // Rollouts whose redacted messages re-grade otherwise than their reward (kept, flagged: issue 18).
       redaction_changed_grade: changedByRedaction,
       advantage: described,
+      trainer,
       // A group never mixes runs or agents: each rollout's key is in rollouts.jsonl (`task_id`, `group`).
       grouping: { key: ['task_id', 'run_id (collection when no run)', 'agent'], groups: preview.counts.groups },
       verl: {

@@ -9,7 +9,17 @@ export type ReadmeFacts = {
   toolsets: Toolset[];
   method: string;
   settings: Record<string, unknown>;
+  /** The trainer settings files written (trainer-settings.ts): verl's overrides, TRL's GRPOConfig kwargs. */
+  trainerFiles?: { verl: boolean; trl: boolean };
 };
+
+/** The package's trainer settings files (trainer-settings.ts), as rows of the layout table. */
+const trainerRows = (f: ReadmeFacts) =>
+  (f.trainerFiles?.verl
+    ? "| `verl/trainer_overrides.txt` | the paper's RL settings (group size, σ normalisation, loss aggregation) as " +
+      'verl command-line overrides |\n'
+    : '') + (f.trainerFiles?.trl ? '| `trl/grpo_config.json` | the same settings as TRL `GRPOConfig` kwargs |\n' : '');
+const OVERRIDES_ARG = '\n  $(cat <this folder>/verl/trainer_overrides.txt) \\';
 
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
 
@@ -47,7 +57,7 @@ ${
   f.rollouts
     ? "| `rollouts.jsonl` | one rollout per line: messages, rewards, the package grader's score, advantages |\n"
     : ''
-}| \`preview.json\` | the advantage preview: groups without signal, checks met by trivial runs, flags |
+}${trainerRows(f)}| \`preview.json\` | the advantage preview: groups without signal, checks met by trivial runs, flags |
 
 Toolsets (tasks with exactly the same tools share a parquet file and a tool config, since verl's tool config is ` +
     `per run):
@@ -70,7 +80,7 @@ ${fence(
   'sh',
   `export PYTHONPATH=<this folder>:$PYTHONPATH          # coworkenv_verl is importable
 export COWORKENV_ENV_URL=http://127.0.0.1:${DEFAULT_ENV_PORT}   # overrides the YAML's server_url
-python -m verl.trainer.main_ppo \\
+python -m verl.trainer.main_ppo \\${f.trainerFiles?.verl ? OVERRIDES_ARG : ''}
   data.train_files=<this folder>/verl/${first?.id ?? '<toolset>'}/train.parquet \\
   data.return_raw_chat=True \\
   actor_rollout_ref.rollout.multi_turn.enable=True \\
