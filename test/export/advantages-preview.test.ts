@@ -164,6 +164,12 @@ describe('the preview', () => {
       'reward_mismatch:HW001_vpn_outage_reply:',
       'singleton_group:HW002_copy:',
     ]);
+    // A group with no valid rollout at all is the one left out.
+    const none = previewAdvantages({ tasks: [task], rollouts: [broken], settings: D, clockOf }).preview;
+    expect(none.counts).toMatchObject({ groups: 1, valid_groups: 0 });
+    expect(none.flags.find((f) => f.code === 'invalid_group')?.message).toBe(
+      'no valid rollout of 1: excluded, no advantages',
+    );
     const rates = preview.tasks[0]!.checks.find((c) => c.check_id === 'read_mail')!;
     expect(rates).toMatchObject({ met: 2, graded: 4 });
     const same = previewAdvantages({ tasks: [task], rollouts: [A, A2], settings: D, clockOf }).preview;

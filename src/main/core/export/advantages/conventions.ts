@@ -18,13 +18,13 @@ export const TRAINER_SOURCES = {
     tag: 'v0.7.0',
     commit: 'f9c855f7cf04d603c9546bc01776c74806a879c1',
     advantage: 'verl/trainer/ppo/core_algos.py:264-328 compute_grpo_outcome_advantage',
-    loss: 'verl/trainer/ppo/core_algos.py:772-828 agg_loss',
+    loss: 'verl/trainer/ppo/core_algos.py:772-829 agg_loss',
   },
   verlAgent: {
     repo: 'langfengQ/verl-agent',
     tag: 'no release tag; last upstream commit 2716b30 (2026-02-11)',
     commit: '2716b30b930f4fbddb01798ffcd20e707287680a',
-    advantage: 'gigpo/core_gigpo.py:138-400 compute_gigpo_outcome_advantage, episode_norm_reward, step_norm_reward',
+    advantage: 'gigpo/core_gigpo.py:138-385 compute_gigpo_outcome_advantage, episode_norm_reward, step_norm_reward',
   },
   trl: {
     repo: 'huggingface/trl',
