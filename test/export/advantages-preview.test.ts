@@ -158,6 +158,7 @@ describe('the preview', () => {
     expect(codes).toContain('invalid_rollouts::');
     expect(codes).toContain('reward_mismatch:HW001_vpn_outage_reply:');
     expect(codes.sort()).toEqual([
+      'group_size::',
       'invalid_rollouts::',
       'reads_only_checks:HW001_vpn_outage_reply:',
       'reads_only_checks:HW002_copy:',
@@ -169,6 +170,10 @@ describe('the preview', () => {
     expect(none.counts).toMatchObject({ groups: 1, valid_groups: 0 });
     expect(none.flags.find((f) => f.code === 'invalid_group')?.message).toBe(
       'no valid rollout of 1: excluded, no advantages',
+    );
+    expect(preview.flags.find((f) => f.code === 'group_size')?.message).toBe(
+      '2 group(s) have 1, 4 valid rollout(s), not the 8 of the trainer settings (rollout.n): the trainer samples its ' +
+        'own groups of 8',
     );
     const rates = preview.tasks[0]!.checks.find((c) => c.check_id === 'read_mail')!;
     expect(rates).toMatchObject({ met: 2, graded: 4 });
