@@ -50,14 +50,19 @@ describe('advantages of real rollouts', () => {
   const tasks = new Map([[task.spec.task_id, task]]);
   it('rewards are the recorded grades; GRPO per rollout in input order', () => {
     expect([A.reward, B.reward, C.reward]).toEqual([0.96, 0, 0.2]);
-    const r = computeAdvantages(tasks, [A, B, C], { ...D, method: 'grpo' }, clockOf);
+    const paper = computeAdvantages(tasks, [A, B, C], { ...D, method: 'grpo', convention: 'paper' }, clockOf);
     const sigma = Math.sqrt(((0.96 - 0.3867) ** 2 + 0.3867 ** 2 + (0.2 - 0.3867) ** 2) / 3);
-    expect(r.rollouts.map((x) => x.trajectory_id)).toEqual(['A', 'B', 'C']);
-    expect(r.rollouts[0]!.advantage).toBeCloseTo((0.96 - 0.38667) / sigma, 3);
-    expect(r.groups[0]).toMatchObject({ valid: true, no_signal: false, valid_rollouts: 3 });
+    expect(paper.rollouts.map((x) => x.trajectory_id)).toEqual(['A', 'B', 'C']);
+    expect(paper.rollouts[0]!.advantage).toBeCloseTo((0.96 - 0.38667) / sigma, 3);
+    expect(paper.groups[0]).toMatchObject({ valid: true, no_signal: false, valid_rollouts: 3 });
+    // The default is verl's arithmetic: torch.std (n − 1) + 1e-6 (numpy on [0.96, 0, 0.2]: 1.131968737036389).
+    const r = computeAdvantages(tasks, [A, B, C], { ...D, method: 'grpo' }, clockOf);
+    expect(r.rollouts.map((x) => x.advantage)).toEqual(
+      [1.131968737036389, -0.76342077614082, -0.368547960895568].map((x) => expect.closeTo(x, 12)),
+    );
   });
   it('GiGPO: per assistant turn, anchors shared by A and B get step advantages', () => {
-    const r = computeAdvantages(tasks, [A, B, C], { ...D, method: 'gigpo', gamma: 1 }, clockOf);
+    const r = computeAdvantages(tasks, [A, B, C], { ...D, method: 'gigpo', gamma: 1, convention: 'paper' }, clockOf);
     const [a, b, c] = r.rollouts;
     // A's fourth turn (after listing the open tickets, nothing changed yet) is C's second: same state, same
     // observation.
@@ -70,12 +75,25 @@ describe('advantages of real rollouts', () => {
     expect([a!.steps![1]!.step_advantage, b!.steps![1]!.step_advantage]).toEqual([1, -1]);
     expect(a!.steps![4]).toMatchObject({ step_advantage: 0, advantage: a!.advantage });
     expect(b!.replay).toEqual({ diverged: null, unmatched: 0 });
+    // verl-agent: the episode μ and σ run over the steps (A 6 turns, B 4, C 2); the shared start is still GRPO of the
+    // rewards, now with n − 1 and ε.
+    const v = computeAdvantages(tasks, [A, B, C], { ...D, method: 'gigpo', gamma: 1 }, clockOf).rollouts;
+    const rows = [...new Array(6).fill(0.96), 0, 0, 0, 0, 0.2, 0.2];
+    const mu = rows.reduce((x, y) => x + y) / 12;
+    const sd = Math.sqrt(rows.reduce((x, y) => x + (y - mu) ** 2, 0) / 11);
+    expect(v[0]!.advantage).toBeCloseTo((0.96 - mu) / (sd + 1e-6), 12);
+    expect(v[0]!.steps![0]!.step_advantage).toBeCloseTo(1.131968737036389, 12);
   });
   it("rewardSource 'grader' re-grades every rollout with the package's checks instead of its recorded reward", () => {
     const tampered = { ...C, trajectory_id: 'C2', reward: 0.9, valid: false, invalid_reason: 'ungraded' };
-    const recorded = computeAdvantages(tasks, [A, tampered], { ...D }, clockOf);
+    const recorded = computeAdvantages(tasks, [A, tampered], { ...D, convention: 'paper' }, clockOf);
     expect(recorded.rollouts[1]).toMatchObject({ valid: false, invalid_reason: 'ungraded', advantage: null });
-    const regraded = computeAdvantages(tasks, [A, tampered], { ...D, rewardSource: 'grader' }, clockOf);
+    const regraded = computeAdvantages(
+      tasks,
+      [A, tampered],
+      { ...D, rewardSource: 'grader', convention: 'paper' },
+      clockOf,
+    );
     expect(regraded.rollouts.map((r) => [r.valid, r.grader?.score])).toEqual([
       [true, 0.96],
       [true, 0.2],
@@ -85,10 +103,14 @@ describe('advantages of real rollouts', () => {
 
   it('GDPO uses completion, safety and robustness; missing scores make a rollout invalid', () => {
     const noScores = { ...C, trajectory_id: 'D', scores: null };
-    const r = computeAdvantages(tasks, [A, B, C, noScores], { ...D, method: 'gdpo' }, clockOf);
+    const r = computeAdvantages(tasks, [A, B, C, noScores], { ...D, method: 'gdpo', convention: 'trl' }, clockOf);
     expect(r.rollouts[3]).toMatchObject({ valid: false, invalid_reason: 'missing_reward_dimensions', advantage: null });
     expect(r.groups[0]!.flat_dims).toEqual(['robustness']);
     expect(r.rollouts[1]!.advantage!).toBeLessThan(r.rollouts[2]!.advantage!); // B broke safety
+    // verl has no GDPO: asking for its arithmetic is refused, naming the field.
+    expect(() => computeAdvantages(tasks, [A, B], { ...D, method: 'gdpo', convention: 'verl' }, clockOf)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', issues: [expect.objectContaining({ path: ['convention'] })] }),
+    );
   });
 });
 
@@ -128,18 +150,31 @@ describe('the preview', () => {
       clockOf,
     });
     expect(preview.counts).toMatchObject({ rollouts: 6, valid_rollouts: 5, invalid_rollouts: { infra_error: 1 } });
-    expect(preview.counts).toMatchObject({ groups: 2, valid_groups: 1, no_signal_groups: 0 });
+    // The lone rollout of HW002 is a group of its own: valid, and in verl's convention (μ 0, σ 1) A = r.
+    expect(preview.counts).toMatchObject({ groups: 2, valid_groups: 2, no_signal_groups: 0 });
+    expect(preview.groups[1]).toMatchObject({ task_id: 'HW002_copy', valid: true, mean: 0, std: 1 });
     const codes = preview.flags.map((f) => `${f.code}:${f.task_id ?? ''}:${f.check_id ?? ''}`);
-    expect(codes).toContain('invalid_group:HW002_copy:');
+    expect(codes).toContain('singleton_group:HW002_copy:');
     expect(codes).toContain('invalid_rollouts::');
     expect(codes).toContain('reward_mismatch:HW001_vpn_outage_reply:');
     expect(codes.sort()).toEqual([
-      'invalid_group:HW002_copy:',
+      'group_size::',
       'invalid_rollouts::',
       'reads_only_checks:HW001_vpn_outage_reply:',
       'reads_only_checks:HW002_copy:',
       'reward_mismatch:HW001_vpn_outage_reply:',
+      'singleton_group:HW002_copy:',
     ]);
+    // A group with no valid rollout at all is the one left out.
+    const none = previewAdvantages({ tasks: [task], rollouts: [broken], settings: D, clockOf }).preview;
+    expect(none.counts).toMatchObject({ groups: 1, valid_groups: 0 });
+    expect(none.flags.find((f) => f.code === 'invalid_group')?.message).toBe(
+      'no valid rollout of 1: excluded, no advantages',
+    );
+    expect(preview.flags.find((f) => f.code === 'group_size')?.message).toBe(
+      '2 group(s) have 1, 4 valid rollout(s), not the 8 of the trainer settings (rollout.n): the trainer samples its ' +
+        'own groups of 8',
+    );
     const rates = preview.tasks[0]!.checks.find((c) => c.check_id === 'read_mail')!;
     expect(rates).toMatchObject({ met: 2, graded: 4 });
     const same = previewAdvantages({ tasks: [task], rollouts: [A, A2], settings: D, clockOf }).preview;

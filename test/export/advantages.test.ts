@@ -33,8 +33,12 @@ describe('GRPO (formats.md §4.1 worked examples, population σ, floor 0.05)', (
     close(g.advantages, [1, null, -1]);
     expect(g.mean).toBe(0.5);
   });
-  it('fewer than 2 valid rollouts: the group is invalid, nobody gets an advantage', () => {
-    expect(grpoGroup([1, null])).toMatchObject({ valid: false, advantages: [null, null], noSignal: false });
+  it("one valid rollout follows the paper's zero-variance rule: advantage 0, valid, no signal (issue 18)", () => {
+    expect(grpoGroup([1, null])).toMatchObject({ valid: true, advantages: [0, null], noSignal: true, mean: 1 });
+    expect(drGrpoGroup([null, 0.4])).toMatchObject({ valid: true, advantages: [null, 0], noSignal: true });
+  });
+  it('no valid rollout: the group is invalid, nobody gets an advantage', () => {
+    expect(grpoGroup([null, null])).toMatchObject({ valid: false, advantages: [null, null], noSignal: false });
     expect(grpoGroup([])).toMatchObject({ valid: false });
   });
 });
@@ -83,11 +87,15 @@ describe('GDPO (§4.3): per-dimension group normalisation, weighted sum, batch n
     // completion Â = (c − 0.5)/0.3536 → ±1.414, ×2; safety Â = +0.577 / −1.732.
     close(b.groups[0]!.combined, [2 * Math.SQRT2 + 0.5774, 0.5774, -1.7321, -2 * Math.SQRT2 + 0.5774], 3);
   });
-  it('invalid rollouts and groups with fewer than 2 valid ones are left out of the batch', () => {
-    const b = gdpoBatch([[rows[0]!, null, rows[3]!], [rows[1]!]], equal);
+  it('invalid rollouts and groups without a valid one are left out of the batch; a singleton joins with S = 0', () => {
+    const b = gdpoBatch([[rows[0]!, null, rows[3]!], [null]], equal);
     expect(b.groups[1]).toMatchObject({ valid: false, advantages: [null] });
     // Group 0: completion 1 vs 0 → ±1, safety equal → 0; S = ±1; batch μ 0, σ 1.
     close(b.groups[0]!.advantages, [1, null, -1]);
+    const lone = gdpoBatch([[rows[0]!, null, rows[3]!], [rows[1]!]], equal);
+    expect(lone.groups[1]).toMatchObject({ valid: true, noSignal: true, combined: [0], advantages: [0] });
+    // S = 1, −1, 0 → σ_B √(2/3).
+    close(lone.groups[0]!.advantages, [Math.sqrt(1.5), null, -Math.sqrt(1.5)]);
   });
 });
 
@@ -169,9 +177,11 @@ describe('GiGPO (§4.4): episode advantages plus step advantages within anchor g
       [1, 1],
     ]);
   });
-  it('an invalid group gives no steps', () => {
-    expect(gigpoGroup([{ reward: 1, stepKeys: ['a'] }], { gamma: 1, omega: 1, mode: 'mean_norm' }).steps).toEqual([
+  it('an invalid group gives no steps; a singleton gets 0 everywhere (zero-variance rule)', () => {
+    expect(gigpoGroup([{ reward: null, stepKeys: ['a'] }], { gamma: 1, omega: 1, mode: 'mean_norm' }).steps).toEqual([
       null,
     ]);
+    const lone = gigpoGroup([{ reward: 1, stepKeys: ['a', 'b'] }], { gamma: 1, omega: 1, mode: 'mean_std_norm' });
+    expect(lone.steps[0]!.map((s) => s.advantage)).toEqual([0, 0]);
   });
 });

@@ -79,7 +79,12 @@ describe('the RL package', () => {
     ]);
     expect(rollouts[0].steps).toHaveLength(6);
     expect(rollouts[0].messages[0]).toEqual({ role: 'user', content: task.spec.prompt.text, origin: 'task' });
-    expect(rollouts[0].advantage).toBeCloseTo(1, 9); // ±1 for two rollouts
+    // verl-agent's GiGPO (the default convention): episode μ, σ over the step rows, A's 6 turns and B's 2.
+    const rows = [1, 1, 1, 1, 1, 1, 0.2, 0.2];
+    const mu = rows.reduce((x, y) => x + y) / 8;
+    const sd = Math.sqrt(rows.reduce((x, y) => x + (y - mu) ** 2, 0) / 7);
+    expect(rollouts[0].advantage).toBeCloseTo((1 - mu) / (sd + 1e-6), 12);
+    expect(manifest.advantage.convention).toMatchObject({ name: 'verl', source: { commit: expect.any(String) } });
     expect(JSON.parse(fs.readFileSync(path.join(out, 'preview.json'), 'utf8')).counts.valid_groups).toBe(1);
     // A task's records sit in fixture files, not in tasks.jsonl.
     const rec = JSON.parse(lines[0]!);

@@ -69,6 +69,11 @@ export const SftExportJobResult = z.object({
 export type SftExportJobResult = z.infer<typeof SftExportJobResult>;
 
 export const AdvantageMethod = z.enum(['grpo', 'drgrpo', 'gdpo', 'gigpo']);
+/**
+ * Whose arithmetic the advantages follow (σ estimator, ε or floor, one-rollout groups): the paper's preview, verl's
+ * (verl-agent's for GiGPO) or TRL's. Default: verl, the package's trainer; TRL for GDPO, which verl lacks.
+ */
+export const AdvantageConvention = z.enum(['paper', 'verl', 'trl']);
 
 /** Which tasks and rollouts an RL package takes. */
 export const RlSelection = z.object({
@@ -166,6 +171,7 @@ export const exportContract = {
       'groups without signal, checks a trivial run already meets.',
     input: z.object({
       advantage: AdvantageMethod.default('grpo'),
+      convention: AdvantageConvention.optional(),
       selection: RlSelection.default(RlSelection.parse({})),
     }),
     output: z.object({ preview: RlPreview, tasks: z.number().int(), rollouts: z.number().int() }),
@@ -178,6 +184,7 @@ export const exportContract = {
       outDir: OutDir,
       overwrite: z.boolean().default(false),
       advantage: AdvantageMethod.default('grpo'),
+      convention: AdvantageConvention.optional(),
       selection: RlSelection.default(RlSelection.parse({})),
     }),
     result: z.object({

@@ -10,6 +10,7 @@ import { printRlResult, printSftResult, renderDiff } from './export-print';
 
 const DIALECTS = ['trl', 'openai', 'llamafactory', 'verl'] as const;
 const ADVANTAGES = ['grpo', 'drgrpo', 'gdpo', 'gigpo'] as const;
+const CONVENTIONS = ['paper', 'verl', 'trl'] as const;
 const BUCKETS = ['KEEP', 'TRIVIAL', 'UNSOLVABLE', 'UNBUCKETED'] as const;
 
 /** Exit codes of the export commands (help lists them). */
@@ -165,6 +166,11 @@ export const exportRlCommand = defineCommand({
   options: {
     out: OUT,
     advantage: { type: 'string', value: ADVANTAGES.join('|'), description: 'group advantage method (default grpo)' },
+    convention: {
+      type: 'string',
+      value: CONVENTIONS.join('|'),
+      description: 'whose σ/ε/singleton rules the advantages follow (default verl; trl for gdpo)',
+    },
     task: { type: 'string', multiple: true, value: 'ID', description: 'only these tasks (repeatable)' },
     run: { type: 'string', multiple: true, value: 'ID', description: 'only rollouts of these runs (repeatable)' },
     collection: { type: 'string', multiple: true, value: 'NAME', description: 'only these collections (repeatable)' },
@@ -182,11 +188,15 @@ export const exportRlCommand = defineCommand({
     const out = str(flags, 'out');
     if (!out)
       return ctx.usage(
-        'export rl --out DIR [--advantage grpo|drgrpo|gdpo|gigpo] [--task ID]… [--run ID]… [--agent NAME]…',
+        'export rl --out DIR [--advantage grpo|drgrpo|gdpo|gigpo] [--convention paper|verl|trl] [--task ID]… ' +
+          '[--run ID]… [--agent NAME]…',
       );
     const advantage = str(flags, 'advantage') ?? 'grpo';
     if (!(ADVANTAGES as readonly string[]).includes(advantage))
       return ctx.usage(`--advantage must be one of ${ADVANTAGES.join(', ')}, not "${advantage}"`);
+    const convention = str(flags, 'convention');
+    if (convention !== undefined && !(CONVENTIONS as readonly string[]).includes(convention))
+      return ctx.usage(`--convention must be one of ${CONVENTIONS.join(', ')}, not "${convention}"`);
     const overwrite = bool(flags, 'overwrite');
     const refused = existing(ctx, out, overwrite);
     if (refused !== null) return refused;
@@ -200,6 +210,7 @@ export const exportRlCommand = defineCommand({
       outDir: out,
       overwrite,
       advantage: advantage as (typeof ADVANTAGES)[number],
+      ...(convention ? { convention: convention as (typeof CONVENTIONS)[number] } : {}),
       selection: {
         ...(tasks.length ? { taskIds: tasks } : {}),
         ...(runs.length ? { runs } : {}),

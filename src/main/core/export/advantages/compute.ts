@@ -2,7 +2,9 @@ import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import { freshEnvironment, type ExportTask } from '../export-task';
 import type { RedactionGradeChange } from '../redaction-grade';
+import { AppError } from '../../lib/errors';
 import { anchorKeys, type StepAnchors } from './anchor-states';
+import { episodeStatsOf, normaliserOf, unsupportedReason } from './conventions';
 import { gdpoBatch } from './gdpo';
 import { gigpoGroup } from './gigpo';
 import { drGrpoGroup, grpoGroup } from './grpo';
@@ -118,6 +120,9 @@ export function computeAdvantages(
   keys?: readonly RolloutGroupKey[],
   unredacted?: readonly (Trajectory | null)[],
 ): Computed {
+  const unsupported = unsupportedReason(s.convention, s.method);
+  if (unsupported) throw new AppError('INVALID_INPUT', unsupported, [{ path: ['convention'], message: unsupported }]);
+  const norm = normaliserOf(s.convention, s.stdFloor);
   const groups = rolloutGroups(tasks, rollouts, s, keys, unredacted);
   const byId = new Map<RolloutView, RolloutAdvantage>();
   for (const g of groups.values()) for (const v of g) byId.set(v, record(v));
@@ -145,7 +150,7 @@ export function computeAdvantages(
     const res = gdpoBatch(
       list.map(([, g]) => g.map((v) => v.dims)),
       s.weights,
-      s.stdFloor,
+      norm,
     );
     batch = { mean: res.batchMean, std: res.batchStd };
     list.forEach(([, g], k) => {
@@ -153,7 +158,7 @@ export function computeAdvantages(
       const r = res.groups[k]!;
       const scalar = grpoGroup(
         g.map((v) => v.reward),
-        s.stdFloor,
+        norm,
       );
       const sum = summary(taskId, g, { valid: r.valid, mean: scalar.mean, std: scalar.std, noSignal: r.noSignal });
       sum.flat_dims = Object.entries(r.flatDims).flatMap(([d, flat]) => (flat ? [d] : []));
@@ -170,7 +175,13 @@ export function computeAdvantages(
         );
         const r = gigpoGroup(
           g.map((v, i) => ({ reward: v.reward, stepKeys: anchors[i]?.keys ?? [] })),
-          { gamma: s.gamma, omega: s.omega, mode: s.mode, floor: s.stdFloor },
+          {
+            gamma: s.gamma,
+            omega: s.omega,
+            mode: s.mode,
+            normaliser: norm,
+            episodeStats: episodeStatsOf(s.convention),
+          },
         );
         summary(taskId, g, r);
         g.forEach((v, i) => {
@@ -190,7 +201,7 @@ export function computeAdvantages(
           });
         });
       } else {
-        const r = s.method === 'grpo' ? grpoGroup(rewards, s.stdFloor) : drGrpoGroup(rewards);
+        const r = s.method === 'grpo' ? grpoGroup(rewards, norm) : drGrpoGroup(rewards, norm);
         summary(taskId, g, r);
         g.forEach((v, i) => {
           byId.get(v)!.advantage = r.advantages[i]!;

@@ -1,4 +1,4 @@
-import { allEqual, mean, normalise, STD_FLOOR } from './group-stats';
+import { type Normaliser, normalise, paperNormaliser } from './group-stats';
 import { drGrpoGroup, grpoGroup, type ScalarGroup } from './grpo';
 
 export type GigpoSettings = {
@@ -8,7 +8,14 @@ export type GigpoSettings = {
   omega: number;
   /** verl-agent's F_norm: divide by σ (floored) or by 1. */
   mode: 'mean_std_norm' | 'mean_norm';
-  floor?: number;
+  /** σ estimator, guard and singleton rule (default: the paper's). Anchor groups of one step always get A^S = 0. */
+  normaliser?: Normaliser;
+  /**
+   * What the episode-level μ and σ are taken over: the group's rollouts (the paper, formats.md §4.4), or its steps —
+   * each rollout's reward once per assistant turn, as verl-agent's episode_norm_reward does with its default
+   * compute_mean_std_cross_steps=True (a rollout without a turn counts once).
+   */
+  episodeStats?: 'rollouts' | 'steps';
 };
 
 /** A rollout of the group: its episode reward (null = invalid) and the anchor key of each step. */
@@ -35,9 +42,10 @@ export type GigpoGroup = ScalarGroup & { steps: (GigpoStep[] | null)[] };
  * by one step only gets A^S = 0, so GiGPO falls back to episode advantages where states never repeat.
  */
 export function gigpoGroup(rollouts: readonly GigpoRolloutIn[], s: GigpoSettings): GigpoGroup {
-  const floor = s.floor ?? STD_FLOOR;
+  const n = s.normaliser ?? paperNormaliser();
+  const scale = s.mode === 'mean_std_norm';
   const rewards = rollouts.map((r) => (r.reward !== null && Number.isFinite(r.reward) ? r.reward : null));
-  const episode = s.mode === 'mean_std_norm' ? grpoGroup(rewards, floor) : drGrpoGroup(rewards);
+  const episode = episodeAdvantages(rollouts, rewards, n, scale, s.episodeStats ?? 'rollouts');
   if (!episode.valid) return { ...episode, steps: rollouts.map(() => null) };
   const returns = rollouts.map((r, i) => {
     const R = rewards[i];
@@ -58,12 +66,7 @@ export function gigpoGroup(rollouts: readonly GigpoRolloutIn[], s: GigpoSettings
   for (const members of anchors.values()) {
     if (members.length < 2) continue;
     const gs = members.map(({ i, t }) => returns[i]![t]!);
-    const values =
-      s.mode === 'mean_std_norm'
-        ? normalise(gs, floor).values
-        : allEqual(gs)
-          ? gs.map(() => 0)
-          : gs.map((g) => g - mean(gs));
+    const { values } = normalise(gs, n, scale);
     members.forEach(({ i, t }, k) => stepAdv.set(`${i}:${t}`, values[k]!));
   }
   const steps = rollouts.map((r, i) => {
@@ -82,4 +85,25 @@ export function gigpoGroup(rollouts: readonly GigpoRolloutIn[], s: GigpoSettings
     });
   });
   return { ...episode, steps };
+}
+
+/** A^E: GRPO (mean_std_norm) or Dr.GRPO (mean_norm) over the rollouts, or over their steps (verl-agent). */
+function episodeAdvantages(
+  rollouts: readonly GigpoRolloutIn[],
+  rewards: readonly (number | null)[],
+  n: Normaliser,
+  scale: boolean,
+  over: 'rollouts' | 'steps',
+): ScalarGroup {
+  const estimate = scale ? grpoGroup : drGrpoGroup;
+  if (over === 'rollouts') return estimate(rewards, n);
+  const first: number[] = [];
+  const rows: (number | null)[] = [];
+  rewards.forEach((r, i) => {
+    first.push(rows.length);
+    if (r === null) rows.push(null);
+    else for (let t = 0; t < Math.max(rollouts[i]!.stepKeys.length, 1); t++) rows.push(r);
+  });
+  const g = estimate(rows, n);
+  return { ...g, advantages: first.map((k) => g.advantages[k] ?? null) };
 }

@@ -32,7 +32,16 @@ export function rolloutFlags(
         level: 'warn',
         code: 'invalid_group',
         task_id: g.task_id,
-        message: `only ${g.valid_rollouts} valid rollout(s) of ${g.rollouts}: a group needs 2; excluded, no advantages`,
+        message: `no valid rollout of ${g.rollouts}: excluded, no advantages`,
+      });
+    else if (g.valid_rollouts === 1)
+      out.push({
+        level: 'warn',
+        code: 'singleton_group',
+        task_id: g.task_id,
+        message:
+          `one valid rollout of ${g.rollouts}: nothing to compare it with; its advantage follows the convention's ` +
+          `singleton rule (manifest: advantage.convention.singleton), advantage ${g.no_signal ? '0' : 'not 0'}`,
       });
     else if (g.no_signal)
       out.push({

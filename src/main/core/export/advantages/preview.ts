@@ -54,6 +54,8 @@ export function previewAdvantages(o: {
     return { task_id: t.spec.task_id, trivial, checks: checkRates(t, computed) };
   });
   flags.push(...rolloutFlags(o.tasks, o.rollouts, computed, reports));
+  const sizeFlag = groupSizeFlag(computed.groups, o.settings.groupSize);
+  if (sizeFlag) flags.push(sizeFlag);
   const valid = computed.rollouts.filter((r) => r.valid);
   const invalid: Record<string, number> = {};
   for (const r of computed.rollouts) if (!r.valid) invalid[r.invalid_reason!] = (invalid[r.invalid_reason!] ?? 0) + 1;
@@ -153,4 +155,21 @@ function trivialFlags(t: ExportTask, r: TrivialReport): Flag[] {
       message: `reads-only run not made: ${r.skipped}`,
     });
   return out;
+}
+
+/**
+ * Groups whose valid rollouts are not the G the trainer settings ask for (rollout.n, num_generations): with n − 1 σ
+ * the advantages depend on the group size, so this preview's values are the trainer's only at G.
+ */
+function groupSizeFlag(groups: readonly GroupSummary[], size: number): Flag | null {
+  const off = groups.filter((g) => g.valid && g.valid_rollouts !== size);
+  if (!off.length) return null;
+  const sizes = [...new Set(off.map((g) => g.valid_rollouts))].sort((a, b) => a - b);
+  return {
+    level: 'info',
+    code: 'group_size',
+    message:
+      `${off.length} group(s) have ${sizes.join(', ')} valid rollout(s), not the ${size} of the trainer settings ` +
+      `(rollout.n): the trainer samples its own groups of ${size}`,
+  };
 }

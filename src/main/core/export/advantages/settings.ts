@@ -1,7 +1,9 @@
 import type { AnchorKey } from './anchor-states';
+import { type AdvantageConvention, defaultConvention, describeConvention } from './conventions';
 
-export type AdvantageMethod = 'grpo' | 'drgrpo' | 'gdpo' | 'gigpo';
-export const ADVANTAGE_METHODS: readonly AdvantageMethod[] = ['grpo', 'drgrpo', 'gdpo', 'gigpo'];
+import type { AdvantageMethod } from './methods';
+
+export { ADVANTAGE_METHODS, type AdvantageMethod } from './methods';
 
 /** The reward dimensions GDPO normalises separately (Claw-Eval's scored dimensions). */
 export const REWARD_DIMS = ['completion', 'safety', 'robustness'] as const;
@@ -13,7 +15,13 @@ export type RewardDim = (typeof REWARD_DIMS)[number];
  */
 export type AdvantageSettings = {
   method: AdvantageMethod;
-  /** σ floor [paper]. */
+  /** Whose arithmetic the advantages follow (conventions.ts); default verl, the package's trainer. */
+  convention: AdvantageConvention;
+  /** Rollouts per task in a training group, G [paper: 8]: the trainer's rollout.n / num_generations. */
+  groupSize: number;
+  /** Dr.GRPO's fixed token denominator [paper: 1,536] (formats.md §4.2). */
+  drGrpoTokens: number;
+  /** σ floor [paper]; the paper's convention only. */
   stdFloor: number;
   /** GDPO dimension weights (equal weights reproduce formats.md §4.3's example) [ours]. */
   weights: Record<RewardDim, number>;
@@ -31,6 +39,9 @@ export type AdvantageSettings = {
 
 export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = {
   method: 'grpo',
+  convention: 'verl',
+  groupSize: 8,
+  drGrpoTokens: 1536,
   stdFloor: 0.05,
   weights: { completion: 1, safety: 1, robustness: 1 },
   gamma: 0.95,
@@ -40,15 +51,27 @@ export const DEFAULT_ADVANTAGE_SETTINGS: AdvantageSettings = {
   rewardSource: 'recorded',
 };
 
+/**
+ * Settings from a method or a partial setting: the defaults, and the method's default convention (verl; TRL for GDPO,
+ * which verl lacks) unless one is named.
+ */
+export function resolveSettings(a: AdvantageMethod | Partial<AdvantageSettings> | undefined): AdvantageSettings {
+  const given = typeof a === 'string' ? { method: a } : (a ?? {});
+  const method = given.method ?? DEFAULT_ADVANTAGE_SETTINGS.method;
+  return { ...DEFAULT_ADVANTAGE_SETTINGS, ...given, method, convention: given.convention ?? defaultConvention(method) };
+}
+
 /** The manifest's description of the settings (what a reader needs to reproduce the numbers). */
 export function describeSettings(s: AdvantageSettings): Record<string, unknown> {
   const base = {
     method: s.method,
-    group: 'the valid rollouts of one task',
-    std: 'population (divide by n); trainers (torch.std) divide by n - 1',
-    std_floor: s.stdFloor,
+    convention: describeConvention(s.convention, s.method, s.stdFloor),
+    group: 'the valid rollouts of one task by one run (or collection) and one agent',
+    ...(s.convention === 'paper' ? { std_floor: s.stdFloor } : {}),
     zero_variance: 'advantage 0 ("no signal"), group stays valid',
-    min_valid_rollouts: 2,
+    min_valid_rollouts: 1,
+    group_size: s.groupSize,
+    ...(s.method === 'drgrpo' ? { token_denominator: s.drGrpoTokens } : {}),
     reward_source: s.rewardSource,
   };
   if (s.method === 'gdpo') return { ...base, weights: s.weights, batch: 'every valid group of this export' };

@@ -3,8 +3,8 @@ import { AppError } from '../../lib/errors';
 import { previewAdvantages, type Preview } from '../advantages/preview';
 import type { RolloutGroupKey } from '../advantages/rollout-groups';
 import {
-  DEFAULT_ADVANTAGE_SETTINGS,
   describeSettings,
+  resolveSettings,
   type AdvantageMethod,
   type AdvantageSettings,
 } from '../advantages/settings';
@@ -44,6 +44,7 @@ import { agentLoopConfigYaml, toolConfigYaml, toolsets, verlColumns, verlRow, ty
 import { CHARACTER_COUNTER, verlLengths, type TextCounter, type VerlLengths } from './verl-lengths';
 import { AGENT_LOOP_NAME, VERL_RELEASE } from './verl-release';
 import { schemaFoldLines, verlToolSchema } from './verl-schema';
+import { trainerSettings, verlExtraOverrides, verlOverridesText } from './trainer-settings';
 
 export type ExportRlInput = {
   tasks: readonly ExportTask[];
@@ -55,7 +56,7 @@ export type ExportRlInput = {
   unredacted?: readonly (Trajectory | null)[];
   /** Each rollout's run (or collection) and agent, which with its task key its group (default: its model). */
   groups?: readonly RolloutGroupKey[];
-  /** A method (default settings otherwise) or settings. */
+  /** A method (default settings otherwise) or settings; the convention defaults by method (settings.ts). */
   advantage?: AdvantageMethod | Partial<AdvantageSettings>;
   outDir: string;
   overwrite?: boolean;
@@ -86,9 +87,6 @@ export type ExportRlResult = {
   preview: Preview;
 };
 
-const settingsOf = (a: ExportRlInput['advantage']): AdvantageSettings =>
-  typeof a === 'string' ? { ...DEFAULT_ADVANTAGE_SETTINGS, method: a } : { ...DEFAULT_ADVANTAGE_SETTINGS, ...a };
-
 /** Agent-view messages for the rollout file: the canonical shape without `meta` (never exported, formats.md §1.1). */
 const messagesOf = (t: Trajectory) => t.messages.map(({ meta: _meta, ...m }) => m);
 
@@ -101,7 +99,7 @@ const messagesOf = (t: Trajectory) => t.messages.map(({ meta: _meta, ...m }) => 
 export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlResult> {
   const now = input.now ?? (() => new Date());
   const clock = input.clock ?? now();
-  const settings = settingsOf(input.advantage);
+  const settings: AdvantageSettings = resolveSettings(input.advantage);
   const serverUrl = input.serverUrl ?? `http://127.0.0.1:${DEFAULT_ENV_PORT}`;
   const rollouts = input.rollouts ?? [];
   if (!input.tasks.length) throw new AppError('INVALID_INPUT', 'an RL package needs at least one task');
@@ -188,7 +186,10 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       clock,
     );
     const folds = sets.flatMap((ts) => ts.tools.flatMap((t) => verlToolSchema(t).folds));
-    const rowHashes = writeVerl(w, sets, records, packageId, serverUrl, lengths, input.toolFormat);
+    // The paper's RL settings as each trainer's own keys (trainer-settings.ts); verl's join the package's overrides.
+    const trainer = trainerSettings(settings);
+    const extra = verlExtraOverrides(trainer);
+    const rowHashes = writeVerl(w, sets, records, packageId, serverUrl, lengths, input.toolFormat, extra);
     for (const [name, text] of [
       ['__init__.py', PYTHON_INIT],
       ['client.py', PYTHON_CLIENT],
@@ -209,6 +210,8 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       rolloutHashes = w.writeJsonl('rollouts.jsonl', lines).lineHashes;
     }
     w.write('preview.json', `${JSON.stringify(preview, null, 2)}\n`);
+    if (trainer.verl) w.write('verl/trainer_overrides.txt', verlOverridesText(trainer.verl));
+    if (trainer.trl) w.write('trl/grpo_config.json', `${JSON.stringify(trainer.trl.settings, null, 2)}\n`);
     const described = describeSettings(settings);
     w.write(
       'README.md',
@@ -222,6 +225,8 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
         lengths,
         toolFormat: input.toolFormat,
         schemaFolds: schemaFoldLines(folds),
+        trainerFiles: { verl: trainer.verl !== null, trl: trainer.trl !== null },
+        trainerOverrides: extra,
       }),
     );
     const manifest = {
@@ -246,6 +251,7 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
       // Rollouts whose redacted messages re-grade otherwise than their reward (kept, flagged: issue 18).
       redaction_changed_grade: changedByRedaction,
       advantage: described,
+      trainer,
       // A group never mixes runs or agents: each rollout's key is in rollouts.jsonl (`task_id`, `group`).
       grouping: { key: ['task_id', 'run_id (collection when no run)', 'agent'], groups: preview.counts.groups },
       verl: {
@@ -315,6 +321,7 @@ function writeVerl(
   serverUrl: string,
   lengths: VerlLengths,
   toolFormat: string | undefined,
+  extra: Record<string, string | number | boolean>,
 ): { toolset: string; task_id: string; sha256: string }[] {
   const out: { toolset: string; task_id: string; sha256: string }[] = [];
   for (const ts of sets) {
@@ -330,7 +337,7 @@ function writeVerl(
     );
     w.write(`verl/${ts.id}/tool_config.yaml`, toolConfigYaml(ts, serverUrl));
     // Written as is: the ${oc.env:…} interpolations are meant for OmegaConf.
-    const overrides = verlTrainOverrides({ toolsetId: ts.id, lengths, ...(toolFormat ? { toolFormat } : {}) });
+    const overrides = verlTrainOverrides({ toolsetId: ts.id, lengths, extra, ...(toolFormat ? { toolFormat } : {}) });
     w.write(
       `verl/${ts.id}/train_overrides.yaml`,
       `# verl ${VERL_RELEASE.version} overrides for ${ts.id}; ${PACKAGE_ENV} is this folder. Lengths in ` +

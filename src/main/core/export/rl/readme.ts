@@ -16,7 +16,18 @@ export type ReadmeFacts = {
   toolFormat?: string | undefined;
   /** One line per keyword verl's tool schema model drops (verl-schema.ts). */
   schemaFolds: string[];
+  /** The trainer settings files written (trainer-settings.ts): verl's overrides, TRL's GRPOConfig kwargs. */
+  trainerFiles?: { verl: boolean; trl: boolean };
+  /** The trainer settings that join the verl command (trainer-settings.ts verlExtraOverrides). */
+  trainerOverrides?: Record<string, string | number | boolean>;
 };
+
+/** The package's trainer settings files (trainer-settings.ts), as rows of the layout table. */
+const trainerRows = (f: ReadmeFacts) =>
+  (f.trainerFiles?.verl
+    ? "| `verl/trainer_overrides.txt` | the paper's RL settings (group size, σ normalisation, loss aggregation) as " +
+      'verl command-line overrides |\n'
+    : '') + (f.trainerFiles?.trl ? '| `trl/grpo_config.json` | the same settings as TRL `GRPOConfig` kwargs |\n' : '');
 
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
 
@@ -29,6 +40,7 @@ export function rlReadme(f: ReadmeFacts): string {
     verlTrainOverrides({
       toolsetId: first?.id ?? '<toolset>',
       lengths: L,
+      ...(f.trainerOverrides ? { extra: f.trainerOverrides } : {}),
       ...(f.toolFormat ? { toolFormat: f.toolFormat } : {}),
     }),
   );
@@ -66,7 +78,7 @@ ${
   f.rollouts
     ? "| `rollouts.jsonl` | one rollout per line: messages, rewards, the package grader's score, advantages |\n"
     : ''
-}| \`preview.json\` | the advantage preview: groups without signal, checks met by trivial runs, flags |
+}${trainerRows(f)}| \`preview.json\` | the advantage preview: groups without signal, checks met by trivial runs, flags |
 
 Toolsets (tasks with exactly the same tools share a parquet file and a tool config, since verl's tool config is ` +
     `per run):

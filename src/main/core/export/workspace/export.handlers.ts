@@ -7,7 +7,8 @@ import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import { missingIn, refuseUnknown, refuseUnknownTasks } from '../../lib/unknown-names';
 import { previewAdvantages } from '../advantages/preview';
-import { DEFAULT_ADVANTAGE_SETTINGS } from '../advantages/settings';
+import { unsupportedReason } from '../advantages/conventions';
+import { resolveSettings } from '../advantages/settings';
 import { taskClock } from '../export-task';
 import { refuseReplacing } from '../export-target';
 import { diffManifests, lintWrittenExport, previewSft, readManifest } from '../sft';
@@ -94,12 +95,17 @@ export const exportHandlers = {
       rollouts,
       groups,
       unredacted,
-      settings: { ...DEFAULT_ADVANTAGE_SETTINGS, method: input.advantage },
+      settings: resolveSettings({
+        method: input.advantage,
+        ...(input.convention ? { convention: input.convention } : {}),
+      }),
       clockOf: (t) => taskClock(t.spec, now),
     });
     return { preview, tasks: tasks.length, rollouts: rollouts.length };
   },
   'export.rl': (input, ctx) => {
+    const unsupported = input.convention ? unsupportedReason(input.convention, input.advantage) : null;
+    if (unsupported) throw new AppError('INVALID_INPUT', unsupported, [{ path: ['convention'], message: unsupported }]);
     refuseUnknownTasks(ctx.db, input.selection.taskIds, ['selection', 'taskIds']);
     refuseExisting(input.outDir, input.overwrite, ctx.workspacePath);
     return { jobId: ctx.jobs.start('export.rl', input) };

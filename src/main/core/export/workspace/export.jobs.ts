@@ -62,11 +62,16 @@ export const rlExportJob: JobDefinition<ParsedInput<'export.rl'>, JobResult<'exp
       rollouts,
       groups,
       unredacted,
-      advantage: input.advantage,
+      advantage: { method: input.advantage, ...(input.convention ? { convention: input.convention } : {}) },
       outDir: input.outDir,
       overwrite: input.overwrite,
       workspacePath: ctx.workspacePath,
-      selection: { ...input.selection, advantage: input.advantage, redaction: tally.summary() },
+      selection: {
+        ...input.selection,
+        advantage: input.advantage,
+        convention: input.convention ?? null,
+        redaction: tally.summary(),
+      },
     });
     tick(ctx, 3, `package ${r.packageId} written to ${r.outDir}`);
     return {

@@ -4,36 +4,70 @@ import { call, errorText } from '../../api/client';
 import { ExportRun } from './ExportRun';
 
 type Method = 'grpo' | 'drgrpo' | 'gdpo' | 'gigpo';
+/** Whose arithmetic the advantages follow; 'default' lets the core choose (verl; TRL for GDPO, which verl lacks). */
+type Convention = 'default' | 'paper' | 'verl' | 'trl';
+/** The trainers that implement each method (core/export/advantages/conventions.ts). */
+const UNSUPPORTED: Record<Method, Convention[]> = { grpo: [], drgrpo: [], gdpo: ['verl'], gigpo: ['trl'] };
 type RlPreview = Output<'export.rlPreview'>;
 const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+
+/** The preview's account of its convention (settings.convention in the manifest): whose arithmetic, σ, guard. */
+function conventionLine(settings: Record<string, unknown>): string {
+  const c = settings.convention as { name?: string; source?: { tag?: string }; std?: string; denominator?: string };
+  if (!c?.name) return '';
+  return `${c.name}${c.source?.tag ? ` ${c.source.tag}` : ''}: σ ${c.std}, divided by ${c.denominator}`;
+}
 
 /** The RL package: the advantage method, its preview (groups without signal flagged), the export. */
 export function RlPanel({ exportsDir }: { exportsDir: string }) {
   const [method, setMethod] = useState<Method>('grpo');
+  const [convention, setConvention] = useState<Convention>('default');
+  const choice = { advantage: method, ...(convention === 'default' ? {} : { convention }) };
+  const pickMethod = (m: Method) => {
+    setMethod(m);
+    if (UNSUPPORTED[m].includes(convention)) setConvention('default');
+  };
   const [preview, setPreview] = useState<RlPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
     setPreview(null);
-    call('export.rlPreview', { advantage: method }).then(
+    call('export.rlPreview', { advantage: method, ...(convention === 'default' ? {} : { convention }) }).then(
       (p) => current && (setPreview(p), setError(null)),
       (e) => current && setError(errorText(e)),
     );
     return () => {
       current = false;
     };
-  }, [method]);
+  }, [method, convention]);
   const p = preview?.preview;
   return (
     <div className="export-panel">
       <div className="toolbar">
         <label>
           Advantage{' '}
-          <select aria-label="Advantage" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+          <select aria-label="Advantage" value={method} onChange={(e) => pickMethod(e.target.value as Method)}>
             <option value="grpo">GRPO</option>
             <option value="drgrpo">Dr.GRPO</option>
             <option value="gdpo">GDPO</option>
             <option value="gigpo">GiGPO</option>
+          </select>
+        </label>
+        <label title="σ estimator, ε or floor, one-rollout groups: as the trainer that consumes the package does">
+          Convention{' '}
+          <select
+            aria-label="Convention"
+            value={convention}
+            onChange={(e) => setConvention(e.target.value as Convention)}
+          >
+            <option value="default">trainer default</option>
+            <option value="verl" disabled={UNSUPPORTED[method].includes('verl')}>
+              verl
+            </option>
+            <option value="trl" disabled={UNSUPPORTED[method].includes('trl')}>
+              TRL
+            </option>
+            <option value="paper">paper</option>
           </select>
         </label>
         {!p && !error && <span className="hint">computing the preview…</span>}
@@ -49,6 +83,9 @@ export function RlPanel({ exportsDir }: { exportsDir: string }) {
             {`${p.counts.tasks} tasks · ${p.counts.rollouts} rollouts (${p.counts.valid_rollouts} valid) · `}
             {`${p.counts.groups} groups · `}
             <strong>{p.counts.no_signal_groups} without signal</strong>
+          </p>
+          <p className="hint" data-testid="rl-convention">
+            {conventionLine(p.settings)}
           </p>
           <table className="table small" data-testid="rl-groups">
             <thead>
@@ -69,7 +106,7 @@ export function RlPanel({ exportsDir }: { exportsDir: string }) {
                   </td>
                   <td>{fmt(g.mean)}</td>
                   <td>{fmt(g.std)}</td>
-                  <td>{!g.valid ? 'too few valid rollouts' : g.no_signal ? 'no signal (equal rewards)' : 'ok'}</td>
+                  <td>{!g.valid ? 'no valid rollout' : g.no_signal ? 'no signal (equal rewards)' : 'ok'}</td>
                 </tr>
               ))}
             </tbody>
@@ -91,7 +128,7 @@ export function RlPanel({ exportsDir }: { exportsDir: string }) {
         job="export.rl"
         defaultDir={`${exportsDir}/rl-${method}`}
         disabled={!p}
-        start={(outDir, overwrite) => call('export.rl', { outDir, overwrite, advantage: method })}
+        start={(outDir, overwrite) => call('export.rl', { outDir, overwrite, ...choice })}
         describe={(x) => `${x.counts.tasks} tasks and ${x.counts.rollouts} rollouts written to ${x.outDir}`}
       />
     </div>
