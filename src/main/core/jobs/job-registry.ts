@@ -9,6 +9,7 @@ import { runJob } from '../runs/run.job';
 import type { HelperName, JobDefinition, JobHelper } from './job-definition';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 import { episodeHelperMain } from '../runs/episode-helper';
+import { queryHelperMain } from './query-helper';
 
 /** Job procedures that have a body (jobs.resume restarts another job's body). */
 export type JobName = Exclude<
@@ -35,4 +36,6 @@ export type JobInput<N extends JobName> = Parameters<(typeof JOB_DEFINITIONS)[N]
 export const JOB_HELPERS: Record<HelperName, JobHelper> = {
   'trajectories.parse': parseHelperMain,
   'runs.episodes': episodeHelperMain,
+  // Not a job's helper: the core's query workers (off-thread.ts) run on the same entry.
+  'export.queries': queryHelperMain,
 };
