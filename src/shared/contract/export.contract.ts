@@ -148,6 +148,11 @@ export const exportContract = {
        * body (exact, about 2 ms a trajectory). The default keeps the preview live on any workspace.
        */
       maxBodies: z.number().int().min(1).nullable().default(PREVIEW_BODIES),
+      /**
+       * Runs off the core's thread either way; a newer request with the same key cancels this one, which then
+       * answers CONFLICT (the Export page sends one key per page, so a change of filters stops the old preview).
+       */
+      key: z.string().min(1).max(200).optional(),
     }),
     output: z.object({ preview: SftPreview, curation: CurationState, redaction: RedactionSummary }),
   }),

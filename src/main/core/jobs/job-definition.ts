@@ -36,7 +36,7 @@ export type JobContext = {
 
 /** What a helper thread's body gets besides its data: where the workspace is, to open its own connection. */
 export type HelperEnv = { workspacePath: string; nativeBinding?: string };
-export type HelperName = 'trajectories.parse' | 'runs.episodes';
+export type HelperName = 'trajectories.parse' | 'runs.episodes' | 'export.queries';
 /**
  * A helper thread's body; it ends when the function returns (or its promise settles and nothing
  * is left on its event loop). An async body must catch its own errors and report them to the job.

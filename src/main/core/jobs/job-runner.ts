@@ -12,6 +12,8 @@ import type { JobInput, JobName } from './job-types';
 import { ownerProcess, ownerProcessAlive } from './process-start';
 import { jobsLedger } from './jobs.repo';
 import type { WorkerData, WorkerMessage } from './job-worker';
+import { OffThreadQueries } from './off-thread';
+import type { OffThreadName } from './job-types';
 
 /** This process as job owners name it: pid and start time. */
 const OWNER_PROCESS = ownerProcess();
@@ -58,9 +60,20 @@ export class JobRunner {
   private readonly repo;
   private readonly workers = new Map<string, Worker>();
   private readonly waiters = new Map<string, (() => void)[]>();
+  private readonly queries: OffThreadQueries | null;
 
   constructor(private readonly o: JobRunnerOptions) {
     this.repo = jobsLedger(o.db);
+    // Workers open the file themselves: an in-memory workspace runs its queries in the core's thread.
+    this.queries =
+      o.workspacePath === ':memory:'
+        ? null
+        : new OffThreadQueries({
+            workspacePath: o.workspacePath,
+            entry: o.workerEntry ?? defaultWorkerEntry(),
+            execArgv: o.workerExecArgv ?? [],
+            ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+          });
     liveOwners.add(this.owner);
     // A read-only workspace cannot record that a job was interrupted; it keeps showing the stored state.
     if (o.workspacePath !== ':memory:' && !o.db.readonly) {
@@ -119,8 +132,17 @@ export class JobRunner {
     return this.repo.get(id)!;
   }
 
+  /**
+   * Runs a long query in a query worker (off-thread.ts) and answers its result; `key`: a newer request with the
+   * same key cancels this one (CONFLICT). null when the workspace is in memory: the caller runs it itself.
+   */
+  offThread(name: OffThreadName, input: unknown, key?: string): Promise<unknown> | null {
+    return this.queries?.run(name, input, key) ?? null;
+  }
+
   async close(): Promise<void> {
     liveOwners.delete(this.owner);
+    await this.queries?.close();
     for (const id of this.workers.keys()) this.repo.requestCancel(id, this.o.now());
     await Promise.all([...this.workers.values()].map((w) => new Promise((r) => w.once('exit', r))));
   }

@@ -12,3 +12,6 @@ export type { JobName, JobResult } from '../../../shared/contract/job-result';
 export interface JobInputs {}
 
 export type JobInput<N extends JobName> = N extends keyof JobInputs ? JobInputs[N] : never;
+
+/** Read-only queries the core runs in a query worker (rpc/off-thread-queries.ts), by name. */
+export type OffThreadName = 'export.sftPreview';

@@ -8,6 +8,8 @@ import { clawEvalExportJob, rlExportJob, sftExportJob } from '../export/workspac
 import { runJob } from '../runs/run.job';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 import { episodeHelperMain } from '../runs/episode-helper';
+import { queryHelperMain } from '../jobs/query-helper';
+import { OFF_THREAD_QUERIES } from './off-thread-queries';
 
 /**
  * Job bodies by procedure name, beside the handler map (handlers.ts) at the top of the core: the runner
@@ -30,4 +32,6 @@ export const JOB_DEFINITIONS = {
 export const JOB_HELPERS: Record<HelperName, JobHelper> = {
   'trajectories.parse': parseHelperMain,
   'runs.episodes': episodeHelperMain,
+  // Not a job's helper: the core's query workers (off-thread.ts) run on the same entry.
+  'export.queries': (_data, env) => queryHelperMain(OFF_THREAD_QUERIES, env),
 };

@@ -19,7 +19,7 @@
  * and a fine-tuned model, two benchmarks are different attempts.
  *
  * Every place that dedups agrees with it:
- * - export (SFT: `attemptSet` on each record, sft/preselect.ts; RL rollouts: rl-inputs.ts) by
+ * - export (SFT: `attemptSet` on each record, sft/duplicate-rule.ts in JS and SQL; RL rollouts: rl-inputs.ts) by
  *   (attempt set, task, trial), the later stored record winning;
  * - a run stores one trajectory per (task, trial) (index trajectories_run_pair): one attempt set;
  * - import refuses only the same record again — its bytes, in the same collection, for the same
@@ -30,8 +30,11 @@
  * agent and model are one run; import them separately, or into collections of their own, to keep them apart.
  */
 
+/** The trajectories columns that make a row's attempt set (run_id may be null: compare with IS). */
+export const ATTEMPT_SET_COLUMNS = ['collection', 'agent', 'model', 'run_id'] as const;
+
 /** The attempt set of a trajectory row (alias `t`) as SQL; GROUP BY it with task_id and trial. */
-export const attemptSetSql = (t: string): string => `${t}.collection, ${t}.agent, ${t}.model, ${t}.run_id`;
+export const attemptSetSql = (t: string): string => ATTEMPT_SET_COLUMNS.map((c) => `${t}.${c}`).join(', ');
 
 /** The same as one string (SftRecordMeta.attemptSet): equal exactly when the SQL columns are. */
 export const attemptSetOf = (r: { collection: string; agent: string; model: string; run_id: number | null }): string =>

@@ -3,7 +3,8 @@ import type { Trajectory } from '../../../../shared/contract/entities/trajectory
 import { AppError } from '../../lib/errors';
 import type { z } from 'zod';
 import { LightTable } from './light-table';
-import { type MetadataReason, Verdicts } from './verdicts';
+import { markDuplicates } from './duplicate-rule';
+import { rowReason, Verdicts } from './verdicts';
 
 /**
  * One record as the lead feeds it: the metadata, and the trajectory or a function that loads it (read only when
@@ -93,7 +94,7 @@ export function readLights(
 }
 
 /** Collections each collection replaces, directly or through a chain (C3 → C2 → C1). */
-function closure(direct: Map<string, Set<string>>): Map<string, Set<string>> {
+export function closure(direct: Map<string, Set<string>>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const c of direct.keys()) {
     const seen = new Set<string>();
@@ -136,24 +137,6 @@ function markSuperseded(t: LightTable, supersedes: Map<string, Set<string>>, v: 
 }
 
 /**
- * The duplicate rule (§6.4), kept in this one function: records of the same task and trial within one
- * attempt set (trajectories/attempt-set.ts: one agent and model's run in a collection — never across
- * models, runs or collections) are one rollout stored twice, the later record wins, and each earlier
- * one is rejected naming the next. A record without a trial is never a duplicate. Sorting record
- * numbers by (key, order) puts each group side by side, with no map of keys per record; a change of
- * rule changes `key` (and the table's columns).
- */
-function markDuplicates(t: LightTable, v: Verdicts): void {
-  const key = (a: number, b: number) =>
-    t.attemptSetKey(a) - t.attemptSetKey(b) || t.taskKey(a) - t.taskKey(b) || t.trialOf(a)! - t.trialOf(b)!;
-  let n = 0;
-  const ids = new Uint32Array(t.size);
-  for (let i = 0; i < t.size; i++) if (!v.has(i) && t.trialOf(i) !== null) ids[n++] = i;
-  const sorted = ids.subarray(0, n).sort((a, b) => key(a, b) || a - b);
-  for (let k = 1; k < n; k++) if (key(sorted[k - 1]!, sorted[k]!) === 0) v.set(sorted[k - 1]!, 'duplicate', sorted[k]!);
-}
-
-/**
  * Steps 1–3 of §6.5 on metadata alone: replacement supersession, then dedup by (task, trial) within
  * an attempt set with the later record winning (never across models, runs or collections), then
  * buckets (UNSOLVABLE set aside), then the pool's reward threshold.
@@ -171,32 +154,10 @@ export function preselect(
   const unsolvable = new Set<string>();
   for (let i = 0; i < t.size; i++) {
     if (v.has(i)) continue;
-    const override = t.overrideOf(i);
-    if (override === 'exclude') {
-      v.set(i, 'excluded_by_curation');
-      continue;
-    }
-    const bucket = t.bucketOf(i) ?? 'UNBUCKETED';
-    // An include override admits the record whatever its task's bucket; the pool threshold still applies.
-    if (override !== 'include' && !admitted.has(bucket)) {
-      if (bucket === 'UNSOLVABLE') unsolvable.add(t.string(t.taskKey(i)));
-      v.set(i, bucket === 'UNSOLVABLE' ? 'unsolvable' : bucket === 'UNBUCKETED' ? 'unbucketed' : 'bucket_not_admitted');
-      continue;
-    }
-    const reason = thresholdReason(t, i, o);
+    const row = { override: t.overrideOf(i), bucket: t.bucketOf(i), valid: t.isValid(i), reward: t.rewardOf(i) };
+    const reason = rowReason({ ...row, pool: t.string(t.poolKey(i)) }, admitted, o);
+    if (reason === 'unsolvable') unsolvable.add(t.string(t.taskKey(i)));
     if (reason) v.set(i, reason);
   }
   return { verdicts: v, unsolvableTasks: [...unsolvable].sort() };
-}
-
-/** Step 3, the pool's rule: the reason a record fails it, or null. */
-function thresholdReason(t: LightTable, i: number, o: SftOptions): MetadataReason | null {
-  if (!t.isValid(i)) return 'invalid_rollout';
-  const pool = t.string(t.poolKey(i));
-  const rule = Object.hasOwn(o.pools, pool) ? o.pools[pool] : undefined;
-  if (!rule) return 'unknown_pool';
-  if (rule.minReward === null) return null;
-  const reward = t.rewardOf(i);
-  if (reward === null) return 'reward_missing';
-  return reward >= rule.minReward ? null : 'below_threshold';
 }

@@ -1,13 +1,10 @@
-import type { LightTable } from './light-table';
-import type { Verdicts } from './verdicts';
-
 /**
  * The Export page's preview must stay live on 100,000 trajectories, and reading a body costs ~2 ms; the
  * steps after the metadata ones (converter, TRIVIAL prefix, dialect, lint) are therefore estimated from a
  * sample of the records that reach them. The metadata steps stay exact; the export itself reads every body.
  */
 export type Sample = {
-  /** The chosen records, by their number in the LightTable. */
+  /** The chosen records, by their order in the selection. */
   ids: Set<number>;
   examined: number;
   of: number;
@@ -16,44 +13,53 @@ export type Sample = {
   trivialExamined: number;
 };
 
-const trivial = (t: LightTable, i: number) => t.bucketOf(i) === 'TRIVIAL' && t.overrideOf(i) !== 'include';
+/** The hash bound that keeps about `max` of `past` records (a share of the 32-bit hash range). */
+const bound = (max: number, past: number) => Math.floor((max / past) * 2 ** 32);
 
 /**
- * About `max` of the records past the metadata steps, chosen by a hash of the record id (deterministic and
- * unrelated to storage order, which follows runs trial by trial); null when all of them fit in `max`.
+ * About `max` of the records past the metadata steps, chosen by a hash of the record id (light-table.ts idHash:
+ * deterministic and unrelated to storage order, which follows runs trial by trial), told one record at a time in
+ * record order. It keeps only the records whose hash is under the bound for the records seen so far — a bound
+ * that only falls — so it holds about `max` records, never one entry per record (issue 17).
  */
-export function sampleRecords(t: LightTable, verdicts: Verdicts, max: number) {
-  let past = 0;
-  let firstPast = -1;
-  for (let i = 0; i < t.size; i++)
-    if (!verdicts.has(i)) {
-      past++;
-      if (firstPast === -1) firstPast = i;
-    }
-  if (past <= max) return null;
-  const below = Math.floor((max / past) * 2 ** 32);
-  const groups = new Map<number, number>();
-  const s: Sample = { ids: new Set(), examined: 0, of: past, trivialGroups: [], trivialExamined: 0 };
-  for (let i = 0; i < t.size; i++) {
-    if (verdicts.has(i)) continue;
-    // The hash of the record id (light-table.ts idHash), computed when the table was filled.
-    const chosen = t.hashOf(i) < below;
-    if (chosen) {
-      s.ids.add(i);
-      s.examined++;
-    }
-    if (!trivial(t, i)) continue;
-    groups.set(t.prefixKey(i), (groups.get(t.prefixKey(i)) ?? 0) + 1);
-    if (chosen) s.trivialExamined++;
+export class Sampler {
+  private past = 0;
+  private first: { order: number; trivial: boolean } | null = null;
+  private kept: { order: number; hash: number; trivial: boolean }[] = [];
+  private readonly groups = new Map<string, number>();
+
+  constructor(private readonly max: number) {}
+
+  /** A record past the metadata steps; `trivial`: TRIVIAL and not force-included (the prefix rule's records). */
+  see(order: number, hash: number, trivial: boolean, prefix: string): void {
+    this.past++;
+    this.first ??= { order, trivial };
+    if (trivial) this.groups.set(prefix, (this.groups.get(prefix) ?? 0) + 1);
+    const below = bound(this.max, this.past);
+    if (hash < below) this.kept.push({ order, hash, trivial });
+    if (this.kept.length > 2 * this.max + 64) this.kept = this.kept.filter((k) => k.hash < below);
   }
-  if (!s.examined) {
-    // A tiny budget on a large selection can miss every record: take the first one.
-    s.ids.add(firstPast);
-    s.examined = 1;
-    if (trivial(t, firstPast)) s.trivialExamined = 1;
+
+  /** The sample; null when every record past the metadata steps fits in `max`. */
+  finish(): Sample | null {
+    if (this.past <= this.max) return null;
+    const below = bound(this.max, this.past);
+    const s: Sample = { ids: new Set(), examined: 0, of: this.past, trivialGroups: [], trivialExamined: 0 };
+    for (const k of this.kept)
+      if (k.hash < below) {
+        s.ids.add(k.order);
+        s.examined++;
+        if (k.trivial) s.trivialExamined++;
+      }
+    if (!s.examined) {
+      // A tiny budget on a large selection can miss every record: take the first one.
+      s.ids.add(this.first!.order);
+      s.examined = 1;
+      if (this.first!.trivial) s.trivialExamined = 1;
+    }
+    s.trivialGroups = [...this.groups.values()];
+    return s;
   }
-  s.trivialGroups = [...groups.values()];
-  return s;
 }
 
 /**

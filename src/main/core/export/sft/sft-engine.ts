@@ -12,10 +12,10 @@ import { RedactionChangedGrade } from '../redaction-grade';
 import { type AgentView, projectAgentView } from './agent-view';
 import { converterVerdict } from './converter-filters';
 import type { DialectSpec, Issue } from './dialects/dialect';
-import type { LightTable } from './light-table';
-import { compilePrefixPattern, type Light, preselect, readLights, type SftRecord } from './preselect';
+import { compilePrefixPattern, type Light, type SftRecord } from './preselect';
+import { isSelfSelecting, type Preselected, type Scanned, tablePreselected } from './preselected';
 import type { ReportBuilder } from './report';
-import { sampleRecords, trivialTakenEstimate } from './sampled-preview';
+import { Sampler, trivialTakenEstimate } from './sampled-preview';
 
 export type EngineHooks = {
   onReject?(light: Light, reason: RejectionReason, detail: string): void;
@@ -56,13 +56,10 @@ export function* runSelection<Row>(
 ): Generator<Emitted<Row>> {
   const problems = dialect.optionProblems(o);
   if (problems.length) throw new AppError('INVALID_INPUT', `options for ${dialect.id}: ${problems.join('; ')}`);
-  const { table, supersedes } = readLights(records, compilePrefixPattern(o.trivialPrefixPattern));
-  const total = table.size;
-  hooks.onProgress?.({ phase: 'metadata', done: total, total });
-  report.input = total;
-  for (let i = 0; i < total; i++) report.pools.add(table.string(table.poolKey(i)));
-  const pre = preselect(table, supersedes, o);
-  report.unsolvableTasks = pre.unsolvableTasks;
+  const pattern = compilePrefixPattern(o.trivialPrefixPattern);
+  // The workspace decides steps 1–3 in SQL (nothing kept per record); other sources in a LightTable.
+  const selection = isSelfSelecting(records) ? records.preselect(o, pattern) : tablePreselected(records, o, pattern);
+  const total = selection.size;
   const reject = (l: Light, reason: RejectionReason, detail: string) => {
     report.reject(l.id, reason, detail);
     hooks.onReject?.(l, reason, detail);
@@ -74,26 +71,34 @@ export function* runSelection<Row>(
       hooks.onLint?.(f);
     }
   };
-  for (let i = 0; i < total; i++) {
-    const v = pre.verdicts.get(i);
-    if (v) reject(table.light(i), v.reason, v.detail);
+  report.input = total;
+  const unsolvable = new Set<string>();
+  const sampler = hooks.sampleBodies === undefined ? null : new Sampler(hooks.sampleBodies);
+  for (const s of pass(selection, false, 'metadata', hooks)) {
+    const l = s.light();
+    report.pools.add(l.pool);
+    if (s.reason === 'unsolvable') unsolvable.add(l.taskId);
+    if (s.reason) reject(l, s.reason, s.detail());
+    else sampler?.see(s.order, s.hash, trivial(l), l.prefix);
   }
-  const sampled = hooks.sampleBodies === undefined ? null : sampleRecords(table, pre.verdicts, hooks.sampleBodies);
+  report.unsolvableTasks = [...unsolvable].sort();
+  const sampled = sampler?.finish() ?? null;
   if (sampled) {
     report.bodyWeight = sampled.of / sampled.examined;
     hooks.onSample?.({ examined: sampled.examined, of: sampled.of });
   }
 
-  // TRIVIAL records that converted, by their number in the table: linted and counted when chosen.
-  const candidates: number[] = [];
-  for (const { index, record } of pass(records, table, 'convert', hooks)) {
-    if (pre.verdicts.has(index) || (sampled && !sampled.ids.has(index))) continue;
-    const l = table.light(index);
+  // TRIVIAL records that converted: linted and counted when chosen.
+  const candidates: Light[] = [];
+  for (const s of pass(selection, true, 'convert', hooks)) {
+    if (s.reason || (sampled && !sampled.ids.has(s.order))) continue;
+    const l = s.light();
+    const record = s.record!;
     const out = convert(record, l, dialect, o, report);
     if (!out.ok) {
       findings(l, out.findings);
       reject(l, out.reason, out.detail);
-    } else if (l.bucket === 'TRIVIAL' && l.override !== 'include') candidates.push(index);
+    } else if (trivial(l)) candidates.push(l);
     else {
       findings(l, out.findings);
       report.keep(l.reward, out.view.counts);
@@ -101,12 +106,11 @@ export function* runSelection<Row>(
     }
   }
 
-  const winners = chooseTrivial(table, candidates);
-  for (const i of candidates) {
-    const w = winners.get(table.prefixKey(i))!;
-    if (w === i) continue;
-    const l = table.light(i);
-    const detail = `prefix ${l.prefix}: record ${table.id(w)} is kept`;
+  const winners = chooseTrivial(candidates);
+  for (const l of candidates) {
+    const w = winners.get(l.prefix)!;
+    if (w === l) continue;
+    const detail = `prefix ${l.prefix}: record ${w.id} is kept`;
     // In a sample a prefix has fewer rivals than in the whole selection: the count is estimated apart.
     if (sampled) hooks.onReject?.(l, 'trivial_prefix_taken', detail);
     else reject(l, 'trivial_prefix_taken', detail);
@@ -116,40 +120,41 @@ export function* runSelection<Row>(
     if (taken > 0) report.estimate('trivial_prefix_taken', taken, 'estimated from the sample: one record per prefix');
   }
   if (!winners.size) return;
-  const chosen = new Set(winners.values());
-  for (const { index, record } of pass(records, table, 'trivial', hooks)) {
-    if (!chosen.has(index)) continue;
-    const l = table.light(index);
-    const out = convert(record, l, dialect, o, null);
+  const chosen = new Map([...winners.values()].map((l) => [l.order, l.id]));
+  for (const s of pass(selection, true, 'trivial', hooks)) {
+    const id = chosen.get(s.order);
+    if (id === undefined) continue;
+    const l = s.light();
+    if (l.id !== id)
+      throw new AppError('CONFLICT', `the records changed while exporting (record #${s.order} is not ${id})`);
+    const out = convert(s.record!, l, dialect, o, null);
     findings(l, out.findings);
     if (!out.ok) reject(l, out.reason, out.detail);
     else {
       report.keep(l.reward, out.view.counts);
-      yield { light: l, record, trajectoryId: out.trajectoryId, row: out.row, view: out.view };
+      yield { light: l, record: s.record!, trajectoryId: out.trajectoryId, row: out.row, view: out.view };
     }
   }
 }
 
-/**
- * One pass over the records, each with its number in the table from pass 1 (a source that changed in
- * between is an error: its ids no longer line up).
- */
+/** The TRIVIAL prefix rule's records: TRIVIAL and not force-included by curation. */
+const trivial = (l: Light) => l.bucket === 'TRIVIAL' && l.override !== 'include';
+
+/** One pass over the selection, with progress every 1,000 records; every pass must see the same number. */
 function* pass(
-  records: Iterable<SftRecord>,
-  table: LightTable,
+  selection: Preselected,
+  bodies: boolean,
   phase: SftProgress['phase'],
   hooks: EngineHooks,
-): Generator<{ index: number; record: SftRecord }> {
+): Generator<Scanned> {
+  const total = selection.size;
   let i = 0;
-  for (const record of records) {
-    const id = i < table.size ? table.id(i) : null;
-    if (record.recordId !== id)
-      throw new AppError('CONFLICT', `the records changed while exporting (record #${i} is not ${id ?? 'expected'})`);
-    yield { index: i, record };
-    if (++i % 1000 === 0) hooks.onProgress?.({ phase, done: i, total: table.size });
+  for (const s of selection.scan(bodies)) {
+    yield s;
+    if (++i % 1000 === 0) hooks.onProgress?.({ phase, done: i, total });
   }
-  if (i !== table.size) throw new AppError('CONFLICT', `the records changed while exporting (${i} of ${table.size})`);
-  hooks.onProgress?.({ phase, done: i, total: table.size });
+  if (i !== total) throw new AppError('CONFLICT', `the records changed while exporting (${i} of ${total})`);
+  hooks.onProgress?.({ phase, done: i, total });
 }
 
 /** Steps 4 and 6 for one record: the converter (when its pool uses it), the view's own problems, render, lint. */
@@ -203,22 +208,22 @@ function convert<Row>(
 
 /**
  * At most one record per prefix among qualifying TRIVIAL records: highest reward, then lowest trial, then first seen
- * (§6.3). Records and answers are numbers in the table; the answer is keyed by the prefix's string number.
+ * (§6.3). Answers the winner per prefix.
  */
-function chooseTrivial(t: LightTable, candidates: readonly number[]): Map<number, number> {
-  const better = (a: number, b: number) => {
-    const ra = t.rewardOf(a) ?? Number.NEGATIVE_INFINITY;
-    const rb = t.rewardOf(b) ?? Number.NEGATIVE_INFINITY;
+function chooseTrivial(candidates: readonly Light[]): Map<string, Light> {
+  const better = (a: Light, b: Light) => {
+    const ra = a.reward ?? Number.NEGATIVE_INFINITY;
+    const rb = b.reward ?? Number.NEGATIVE_INFINITY;
     if (ra !== rb) return ra > rb;
-    const ta = t.trialOf(a) ?? Number.POSITIVE_INFINITY;
-    const tb = t.trialOf(b) ?? Number.POSITIVE_INFINITY;
+    const ta = a.trial ?? Number.POSITIVE_INFINITY;
+    const tb = b.trial ?? Number.POSITIVE_INFINITY;
     if (ta !== tb) return ta < tb;
-    return a < b;
+    return a.order < b.order;
   };
-  const best = new Map<number, number>();
+  const best = new Map<string, Light>();
   for (const c of candidates) {
-    const b = best.get(t.prefixKey(c));
-    if (b === undefined || better(c, b)) best.set(t.prefixKey(c), c);
+    const b = best.get(c.prefix);
+    if (b === undefined || better(c, b)) best.set(c.prefix, c);
   }
   return best;
 }

@@ -11,10 +11,11 @@ import { unsupportedReason } from '../advantages/conventions';
 import { resolveSettings } from '../advantages/settings';
 import { taskClock } from '../export-task';
 import { refuseReplacing } from '../export-target';
-import { diffManifests, lintWrittenExport, previewSft, readManifest } from '../sft';
+import { diffManifests, lintWrittenExport, readManifest } from '../sft';
 import { curationState } from './curation-state';
 import { rlInputs } from './rl-inputs';
-import { admittedOf, RedactionTally, workspaceSftRecords } from './sft-records';
+import { RedactionTally } from './sft-records';
+import { sftPreviewOf } from './sft-preview';
 
 /**
  * An existing output folder is refused before a job starts: without overwrite always; with it,
@@ -71,16 +72,11 @@ const rowCount = (ctx: { db: { prepare(s: string): { get(): unknown } } }) =>
 
 export const exportHandlers = {
   'export.curation': (_input, ctx) => curationState(ctx.db),
-  'export.sftPreview': (input, ctx) => {
-    const tally = new RedactionTally();
-    const preview = previewSft({
-      records: workspaceSftRecords(ctx.db, input.selection, tally),
-      dialect: input.dialect,
-      options: { ...input.options, admittedBuckets: admittedOf(input.selection) },
-      examples: input.examples,
-      ...(input.maxBodies === null ? {} : { sampleBodies: input.maxBodies }),
-    });
-    return { preview, curation: curationState(ctx.db), redaction: tally.summary() };
+  // Seconds to minutes on a large workspace: in a query worker, so every other call is answered meanwhile.
+  'export.sftPreview': async (input, ctx) => {
+    const { key, ...query } = input;
+    const off = ctx.jobs.offThread('export.sftPreview', query, key);
+    return off ? ((await off) as ReturnType<typeof sftPreviewOf>) : sftPreviewOf(ctx.db, input);
   },
   'export.sft': (input, ctx) => {
     refuseUnknownSelection(ctx.db, input.selection, input.options.pools);

@@ -1,7 +1,6 @@
-import type { AdmittableBucket, SftBucket } from '../../../../shared/contract/entities/export';
+import type { AdmittableBucket } from '../../../../shared/contract/entities/export';
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
-import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
 import { redactValue } from '../../lib/redact';
@@ -14,38 +13,11 @@ import { storedTaskSpec } from '../../tasks/task-spec-of';
 import { openAiTool } from '../rl/package-tasks';
 import { gradeAcrossRedaction, RedactionChangedGrade } from '../redaction-grade';
 import type { SftRecord } from '../sft';
+import type { SelfSelecting } from '../sft/preselected';
+import { bucketOf, type RecordRow as Row, workspaceRows } from './fed-rows';
+import { sqlPreselected } from './sft-selection';
 import { SCHEMA_SOURCE_KEY } from '../sft/tool-schemas';
 import { type GivenTools, importTools } from './import-tools';
-
-type Row = {
-  id: number;
-  task_id: string;
-  source_task_id: string;
-  task_source: string | null;
-  trial: number;
-  collection: string;
-  agent: string;
-  model: string;
-  supersedes: string | null;
-  score: number | null;
-  source_reward: number | null;
-  completion: number | null;
-  valid: number;
-  error: string | null;
-  external: number;
-  bucket: string | null;
-  include_override: 'include' | 'exclude' | null;
-  run_id: number | null;
-  source_format: SourceFormat;
-  task_version: number | null;
-  slot_id: number | null;
-  pool: string;
-};
-
-const PAGE = 1000;
-/** curation_tasks.pool's default (migration 0011): where a task without a curation row belongs. */
-export const DEFAULT_TASK_POOL = 'mixed';
-const BUCKETS = new Set<string>(['KEEP', 'TRIVIAL', 'UNSOLVABLE']);
 
 /** What redaction replaced, per record (set, not added: a TRIVIAL winner's body is loaded twice). */
 export class RedactionTally {
@@ -182,83 +154,53 @@ export const admittedOf = (s: SftSelection): AdmittableBucket[] =>
     : s.admittedBuckets;
 
 /**
- * The workspace's trajectories as SFT records, in storage order (the later of two (task, trial)
- * duplicates of one attempt set wins, as stored; trajectories/attempt-set.ts). Every stored row is
- * fed, superseded and uncurated ones included, so the core counts each with its reason; bodies are
- * loaded only when the core asks for them.
- * Re-iterable: each pass runs the query again (the core reads metadata, then bodies, then winners).
+ * The SFT records of the workspace (fed-rows.ts workspaceRows). They decide §6.5 steps 1–3 in SQL when the core asks
+ * (`preselect`, sft-selection.ts: nothing kept per record); iterated, they are plain records (the JS path).
  */
-export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): Iterable<SftRecord> {
-  const only = s.collections?.length ? `AND t.collection IN (${s.collections.map(() => '?').join(', ')})` : '';
-  // The task's pool picks its rule; a task curation never saw is in curation's default pool (stats.ts).
-  const pool = `coalesce(b.pool, '${DEFAULT_TASK_POOL}')`;
-  const inPool = s.pool === undefined ? '' : `AND ${pool} = ?`;
-  const sql = `
-    SELECT t.id, t.task_id, t.source_task_id, t.task_source, t.trial, t.collection, t.agent, t.model, c.supersedes,
-      t.score, t.source_reward, t.completion,
-      t.valid, t.error, t.external, b.bucket, t.include_override, t.run_id, t.source_format,
-      k.version AS task_version, k.slot_id, ${pool} AS pool
-    FROM trajectories t
-      LEFT JOIN collections c ON c.name = t.collection
-      LEFT JOIN tasks k ON k.task_id = t.task_id
-      LEFT JOIN curation_tasks b ON b.task_id = t.task_id  -- the bucket is the task's (curation INTERFACE)
-    WHERE t.id > ? ${only} ${inPool} ORDER BY t.id LIMIT ${PAGE}`;
-  const params = [...(s.collections ?? []), ...(s.pool === undefined ? [] : [s.pool])];
+export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: RedactionTally): SelfSelecting {
   const toolsOf = taskTools(db);
   const givenOf = importTools(db);
   const contexts = new ContextCache(db);
   const clean = new CleanTools();
   const specOf = taskSpecs(db);
-  /**
-   * Pages by id with .all(), never .iterate(): an open iterator makes the connection busy, and the job
-   * commits its progress (a write) on the same connection between records.
-   */
-  function* rows(): Generator<Row> {
-    for (let after = 0; ; ) {
-      const page = db.prepare(sql).all(after, ...params) as Row[];
-      yield* page;
-      if (page.length < PAGE) return;
-      after = page.at(-1)!.id;
-    }
-  }
+  const recordOf = (r: Row): SftRecord => ({
+    recordId: String(r.id),
+    // The task key: τ-bench's and τ²-bench's ids already carry their benchmark and domain (task-key.ts).
+    taskId: r.task_id,
+    trial: r.trial,
+    collectionId: r.collection,
+    attemptSet: attemptSetOf(r),
+    supersedesCollections: r.supersedes ? (JSON.parse(r.supersedes) as string[]) : [],
+    // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
+    reward: r.score ?? r.source_reward,
+    completion: r.completion,
+    pool: r.pool,
+    bucket: bucketOf(r),
+    includeOverride: r.include_override,
+    valid: r.valid === 1 && r.error === null,
+    lineage: {
+      slotId: r.slot_id,
+      taskVersion: r.task_version,
+      runId: r.run_id,
+      trajectoryId: r.id,
+      collection: r.collection,
+      agent: r.agent,
+      model: r.model,
+      sourceTaskId: r.source_task_id,
+      taskSource: r.task_source,
+      bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
+    },
+    trajectory: () =>
+      checkedBody(
+        () => exportRollout(db, r.id, tally, toolsOf, givenOf, contexts, clean),
+        r.external ? null : specOf(r.task_id),
+      ),
+  });
+  const rows = workspaceRows(db, s);
   return {
     *[Symbol.iterator]() {
-      for (const r of rows()) {
-        const bucket = r.bucket !== null && BUCKETS.has(r.bucket) ? (r.bucket as SftBucket) : null;
-        yield {
-          recordId: String(r.id),
-          // The task key: τ-bench's and τ²-bench's ids already carry their benchmark and domain (task-key.ts).
-          taskId: r.task_id,
-          trial: r.trial,
-          collectionId: r.collection,
-          attemptSet: attemptSetOf(r),
-          supersedesCollections: r.supersedes ? (JSON.parse(r.supersedes) as string[]) : [],
-          // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
-          reward: r.score ?? r.source_reward,
-          completion: r.completion,
-          pool: r.pool,
-          bucket,
-          includeOverride: r.include_override,
-          valid: r.valid === 1 && r.error === null,
-          lineage: {
-            slotId: r.slot_id,
-            taskVersion: r.task_version,
-            runId: r.run_id,
-            trajectoryId: r.id,
-            collection: r.collection,
-            agent: r.agent,
-            model: r.model,
-            sourceTaskId: r.source_task_id,
-            taskSource: r.task_source,
-            bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
-          },
-          trajectory: () =>
-            checkedBody(
-              () => exportRollout(db, r.id, tally, toolsOf, givenOf, contexts, clean),
-              r.external ? null : specOf(r.task_id),
-            ),
-        };
-      }
+      for (const r of rows()) yield recordOf(r);
     },
+    preselect: (o, pattern) => sqlPreselected(db, s, o, pattern, recordOf),
   };
 }

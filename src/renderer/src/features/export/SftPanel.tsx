@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { DEFAULT_POOLS, type SftDialect } from '../../../../shared/contract/entities/export';
 import { call, errorText } from '../../api/client';
@@ -36,6 +36,8 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   const [error, setError] = useState<string | null>(null);
   // A sampled preview by default (live on any workspace); "Count exactly" reads every body.
   const [exact, setExact] = useState(false);
+  // One key per panel (and window): the server stops this panel's previous preview when a new one is asked.
+  const previewKey = useRef(`sft-preview-${Math.random().toString(36).slice(2)}`).current;
 
   const min = num(minReward);
   // Typed text that is not a reward in [0, 1] is said so, not silently read as "the pool's threshold".
@@ -70,7 +72,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
     setLoading(true);
     const t = setTimeout(() => {
       const budget = exact ? { maxBodies: null } : {};
-      call('export.sftPreview', { dialect, selection, options, examples: 3, ...budget }).then(
+      call('export.sftPreview', { dialect, selection, options, examples: 3, ...budget, key: previewKey }).then(
         (p) => current && (setPreview(p), setError(null), setLoading(false)),
         (e) => current && (setError(errorText(e)), setLoading(false)),
       );
