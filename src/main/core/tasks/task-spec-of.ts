@@ -25,7 +25,7 @@ export function storedTaskSpec(
   if (!t) throw notFound(`task ${taskId}`);
   const fixtures = repo.fixtures(taskId);
   if (t.row.origin === 'imported') {
-    const { spec, notes } = deriveTaskSpec(parsedOrRefused(ClawTaskYaml, t.spec, taskId, 'task.yaml: '));
+    const { spec, notes } = deriveTaskSpec(parsedOrRefused(ClawTaskYaml, t.spec, taskId, 'task.yaml: '), fixtures);
     return { spec, fixtures, notes };
   }
   return { spec: parsedOrRefused(TaskSpec, t.spec, taskId, ''), fixtures, notes: [] };

@@ -65,5 +65,11 @@ export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'aud
     ...(at[i] ? { call_id: at[i].call_id, message: at[i].message } : {}),
   }));
   const final = idx >= 0 ? (t.messages[idx]!.content ?? '') : '';
-  return runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined);
+  const assistantTexts = t.messages.flatMap((m, index) =>
+    m.role === 'assistant' && typeof m.content === 'string' && m.content ? [{ index, text: m.content }] : [],
+  );
+  return {
+    ...runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined),
+    assistantTexts,
+  };
 }

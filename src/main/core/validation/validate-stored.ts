@@ -39,7 +39,7 @@ export function validateStored(
     if (!y.success) result = structureFailure(y.error, 'task.yaml: ');
     else {
       try {
-        candidate = deriveTaskSpec(y.data).spec;
+        candidate = deriveTaskSpec(y.data, fixtures).spec;
         result = validate(candidate, fixtures, { now: () => new Date(now), imported: true });
       } catch (err) {
         if (!(err instanceof z.ZodError)) throw err;

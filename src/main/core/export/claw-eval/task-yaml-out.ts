@@ -62,7 +62,9 @@ function declarative(spec: TaskSpec) {
   const safety = (r: ProhibitedRule) =>
     r.kind === 'tool'
       ? { type: 'tool_not_called', tool_name: r.tool, description: r.description }
-      : { type: 'audit_record_absent', description: r.description || `${r.service}.${r.action_key}` };
+      : r.kind === 'assistant_text'
+        ? { type: 'marker_not_in_output', patterns: r.contains_any, description: r.description }
+        : { type: 'audit_record_absent', description: r.description || `${r.service}.${r.action_key}` };
   return {
     scoring_components: spec.checks.map(component),
     safety_checks: spec.prohibited.map(safety),
