@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { taskSpecOfExport } from '../../src/main/core/export/claw-eval/coworkenv-block';
+import { taskSpecOfExport } from '../../src/main/core/tasks/claw-eval/coworkenv-block';
 import { exportClawEval } from '../../src/main/core/export/claw-eval/export-claw-eval';
 import { deriveTaskSpec } from '../../src/main/core/tasks/claw-eval/derive-checks';
 import { readClawTask } from '../../src/main/core/tasks/claw-eval/read-task';

@@ -4,7 +4,7 @@ import type { Check, ProhibitedRule } from '../../../../shared/contract/entities
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import type { ExportTask } from '../export-task';
-import { BLOCK_FORMAT, DECLARATIVE_KEYS, type CoworkenvBlock } from './coworkenv-block';
+import { BLOCK_FORMAT, DECLARATIVE_KEYS, type CoworkenvBlock } from '../../tasks/claw-eval/coworkenv-block';
 
 /** A file of the export, relative to the Claw-Eval root (`tasks/<id>/…`). */
 export type RootFile = { path: string; content: string };
