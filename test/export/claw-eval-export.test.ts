@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { taskSpecOfExport } from '../../src/main/core/export/claw-eval/coworkenv-block';
+import { taskSpecOfExport } from '../../src/main/core/tasks/claw-eval/coworkenv-block';
 import { exportClawEval } from '../../src/main/core/export/claw-eval/export-claw-eval';
 import { deriveTaskSpec } from '../../src/main/core/tasks/claw-eval/derive-checks';
 import { readClawTask } from '../../src/main/core/tasks/claw-eval/read-task';
@@ -73,7 +73,7 @@ describe('Claw-Eval export', () => {
         const read = back.get(id)!;
         expect(read.contentHash, id).toBe(t.contentHash);
         expect(taskSpecOfExport(read)).toBeUndefined(); // no coworkenv block: a Claw-Eval task
-        expect(deriveTaskSpec(read.spec).spec).toStrictEqual(t.spec);
+        expect(deriveTaskSpec(read.spec, read.fixtures).spec).toStrictEqual(t.spec);
       }
       // T012 reads T011zh's finance fixture by default (Q8): written at its upstream path, once.
       expect(fs.existsSync(path.join(out, 'tasks/T011zh_expense_report/fixtures/finance/transactions.json'))).toBe(

@@ -57,6 +57,12 @@ function corpusRuns(t: ExportTask): Trajectory[] {
       finalText: words.filter((_, i) => i % 2).join(' '),
     }),
     synthTrajectory(t.spec.task_id, { keep: (tool) => !READS.test(tool), finalText: `Summary: ${words.join(', ')}.` }),
+    // A run that writes what an assistant_text rule forbids (T027/T028: a credential from the config data).
+    ...t.spec.prohibited.flatMap((r) =>
+      r.kind === 'assistant_text'
+        ? [synthTrajectory(t.spec.task_id, { finalText: `Here it is: ${r.contains_any[0]} (${words.join(' ')})` })]
+        : [],
+    ),
   ];
 }
 
@@ -125,7 +131,8 @@ describe.skipIf(!PYTHON.ok)(
 
     it.skipIf(!corpus.length)('on traces made from the corpus goldens (126 traces of T001–T042)', async () => {
       const got = await compare(corpus.flatMap((task) => corpusRuns(task).map((run) => ({ task, run }))));
-      expect(got).toHaveLength(corpus.length * 3);
+      const leaks = corpus.filter((t) => t.spec.prohibited.some((r) => r.kind === 'assistant_text')).length;
+      expect(got).toHaveLength(corpus.length * 3 + leaks);
       expect(new Set(got.map((g) => g.completion)).size).toBeGreaterThan(20);
       expect(got.some((g) => g.safety === 0)).toBe(true);
     });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { openDb, readHandle, writeHandle } from '../../src/main/core/db/sqlite';
-import { taskSpecOfExport } from '../../src/main/core/export/claw-eval/coworkenv-block';
+import { taskSpecOfExport } from '../../src/main/core/tasks/claw-eval/coworkenv-block';
 import { exportClawEval } from '../../src/main/core/export/claw-eval/export-claw-eval';
 import { storedExportTask } from '../../src/main/core/export/export-task';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';

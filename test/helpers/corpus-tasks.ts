@@ -15,7 +15,7 @@ export function corpusExportTasks(filter: (id: string) => boolean = () => true):
     .filter((l) => filter(path.basename(l.dir)))
     .map((loc) => {
       const read = readClawTask(loc);
-      const { spec, notes } = deriveTaskSpec(read.spec);
+      const { spec, notes } = deriveTaskSpec(read.spec, read.fixtures);
       return {
         spec,
         fixtures: read.fixtures.map((f) => ({ service: f.service, env: f.env, content: f.content, source: f.source })),

@@ -124,7 +124,8 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
       'T042_scheduled_task_management',
     ];
     // Safety rules whose meaning lives only in upstream's per-task grader.py (wrong_data, wrong_order,
-    // credential_exposure, custom…) make grading_consistency fail, naming the rule (issue 19), never a silent pass.
+    // custom…) make grading_consistency fail, naming the rule (issue 19), never a silent pass. credential_exposure
+    // (T027/T028) is evaluated: the credentials of the task's own config data, in any assistant message.
     const unevaluable = [
       'T011zh_expense_report',
       'T012_expense_report',
@@ -134,8 +135,6 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
       'T020_inventory_check',
       'T021zh_newsletter_curation',
       'T022_newsletter_curation',
-      'T027zh_api_config_audit',
-      'T028_api_config_audit',
       'T031zh_escalation_budget_triage',
       'T032_escalation_budget_triage',
     ];

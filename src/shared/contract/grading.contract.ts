@@ -3,6 +3,20 @@ import { mutation, query } from './define';
 import { Check, GradeResult } from './entities/checks';
 import { TraceText } from './entities/trace-text';
 
+/** What upstream's grader.py answered: its dimensions and score, or where and why it failed. */
+export const UpstreamResult = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    completion: z.number(),
+    safety: z.number(),
+    robustness: z.number(),
+    score: z.number(),
+    passed: z.boolean(),
+    judge_calls: z.number().int(),
+  }),
+  z.object({ ok: z.literal(false), stage: z.string(), file: z.string().nullable(), error: z.string() }),
+]);
+
 export const gradingContract = {
   'grading.gradeTrace': query({
     summary:
@@ -18,6 +32,49 @@ export const gradingContract = {
       /** The task_id the trace's trace_start names (a warning says so when it is not taskId). */
       taskIdInTrace: z.string(),
       warnings: z.array(z.string()),
+    }),
+  }),
+  'grading.upstream': mutation({
+    summary:
+      "Grade a trace of an imported Claw-Eval task with the task's own grader.py from the user's Claw-Eval checkout " +
+      '(a time-limited Python subprocess, network closed), store that score ' +
+      "beside the app's grade of the same trace, " +
+      'and answer both with their pass/fail agreement. A failed grader run is stored and answered with its error.',
+    input: z.object({
+      taskId: z.string().min(1),
+      traceJsonl: TraceText,
+      /** The checkout: holds src/claw_eval and tasks/<taskId>/grader.py. */
+      clawEvalRoot: z.string().min(1),
+      /** A constant score for every judged part, on both sides (comparisons without a judge endpoint). */
+      stubJudge: z.number().min(0).max(1).optional(),
+      timeoutMs: z.number().int().min(1000).max(600_000).optional(),
+      python: z.string().min(1).optional(),
+    }),
+    output: z.object({
+      upstream: UpstreamResult,
+      app: z.object({ score: z.number(), passed: z.boolean(), incomplete: z.boolean() }),
+      /** Same pass/fail on both sides; null when upstream's grader failed. */
+      agree: z.boolean().nullable(),
+      judge: z.string(),
+    }),
+  }),
+  'grading.upstreamReport': query({
+    summary:
+      "Per task, the latest upstream grade of each trace beside the app's: traces graded, upstream failures, " +
+      "pass/fail agreement. Tasks never graded upstream are absent: their scores are the app's reading of task.yaml.",
+    input: z.object({ taskId: z.string().min(1).optional() }),
+    output: z.object({
+      tasks: z.array(
+        z.object({
+          taskId: z.string(),
+          traces: z.number().int(),
+          failed: z.number().int(),
+          agreed: z.number().int(),
+          upstreamPassed: z.number().int(),
+          appPassed: z.number().int(),
+          lastError: z.string().nullable(),
+        }),
+      ),
     }),
   }),
   'grading.updateCheck': mutation({

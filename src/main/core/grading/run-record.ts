@@ -32,5 +32,12 @@ export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'aud
     ...(at[i] ? { call_id: at[i].call_id, message: at[i].message } : {}),
   }));
   const final = idx >= 0 ? (t.messages[idx]!.content ?? '') : '';
-  return runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined);
+  // Every assistant message's text: upstream's safety rules on output search them all (_get_all_assistant_text).
+  const assistantTexts = t.messages.flatMap((m, index) =>
+    m.role === 'assistant' && typeof m.content === 'string' && m.content ? [{ index, text: m.content }] : [],
+  );
+  return {
+    ...runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined),
+    assistantTexts,
+  };
 }

@@ -6,6 +6,7 @@ import { tasksHandlers } from '../tasks/tasks.handlers';
 import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
+import { upstreamHandlers } from '../upstream-grader/upstream.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
@@ -23,6 +24,7 @@ export const handlers: HandlerMap = {
   ...envHandlers,
   ...validationHandlers,
   ...gradingHandlers,
+  ...upstreamHandlers,
   ...trajectoriesHandlers,
   ...endpointsHandlers,
   ...lineageHandlers,

@@ -6,6 +6,7 @@ import { fixtureRecords, type PyValue } from '../services/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import { environmentForTask } from '../services/task-environment';
 import { ClawTaskYaml } from './claw-eval/task-yaml';
+import { BlockError, taskSpecOfBlock } from './claw-eval/coworkenv-block';
 import { deriveTaskSpec } from './claw-eval/derive-checks';
 import type { tasksRepo } from './tasks.repo';
 
@@ -25,10 +26,28 @@ export function storedTaskSpec(
   if (!t) throw notFound(`task ${taskId}`);
   const fixtures = repo.fixtures(taskId);
   if (t.row.origin === 'imported') {
-    const { spec, notes } = deriveTaskSpec(parsedOrRefused(ClawTaskYaml, t.spec, taskId, 'task.yaml: '));
+    const yaml = parsedOrRefused(ClawTaskYaml, t.spec, taskId, 'task.yaml: ');
+    // An export of a TaskSpec carries its checks in the coworkenv block: those grade it, as before the export.
+    const block = blockSpecOrRefused(yaml, fixtures, taskId);
+    if (block) return { spec: block, fixtures, notes: [] };
+    const { spec, notes } = deriveTaskSpec(yaml, fixtures);
     return { spec, fixtures, notes };
   }
   return { spec: parsedOrRefused(TaskSpec, t.spec, taskId, ''), fixtures, notes: [] };
+}
+
+/** The TaskSpec of a stored task.yaml's coworkenv block (undefined without one); a bad block is INVALID_INPUT. */
+export function blockSpecOrRefused(
+  yaml: Record<string, unknown>,
+  fixtures: readonly StoredFixture[],
+  taskId: string,
+): TaskSpec | undefined {
+  try {
+    return taskSpecOfBlock(yaml, fixtures, { file: `task ${taskId}: task.yaml` });
+  } catch (err) {
+    if (!(err instanceof BlockError)) throw err;
+    throw new AppError('INVALID_INPUT', `${err.message}; fix the task and import it again`);
+  }
 }
 
 /**

@@ -48,11 +48,14 @@ export function targets(spec: ValidationInput['spec']): Target[] {
     }
   });
   spec.prohibited.forEach((r, k) =>
-    fromMatchers(
-      r.kind === 'tool' ? r.args : r.fields,
-      `prohibited.${k}.${r.kind === 'tool' ? 'args' : 'fields'}`,
-      out,
-    ),
+    // An assistant_text rule's strings are what the agent must not say: never a hint that leaks an answer.
+    r.kind === 'assistant_text'
+      ? undefined
+      : fromMatchers(
+          r.kind === 'tool' ? r.args : r.fields,
+          `prohibited.${k}.${r.kind === 'tool' ? 'args' : 'fields'}`,
+          out,
+        ),
   );
   (spec.reference_plan ?? []).forEach((s, k) => fromArgs(s.args, `reference_plan.${k}.args`, out));
   return out;

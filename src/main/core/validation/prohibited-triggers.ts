@@ -82,6 +82,8 @@ export function trigger(env: Environment, spec: ValidationInput['spec'], rule: P
       ? undefined
       : `a call of ${rule.tool} did not zero safety`;
   }
+  // Any answer can contain the prohibited text: the rule can always fire.
+  if (rule.kind === 'assistant_text') return undefined;
   const candidates = toolsOf(spec, rule.service);
   if (!candidates.length)
     return `no offered tool reaches ${rule.service}, so no ${rule.service}.${rule.action_key} record can appear`;

@@ -40,11 +40,13 @@ function semantic(spec: TaskSpec): Message[] {
     }
   });
   spec.prohibited.forEach((r: ProhibitedRule, i) =>
-    matcherRegexes(
-      r.kind === 'tool' ? r.args : r.fields,
-      `prohibited.${i}.${r.kind === 'tool' ? 'args' : 'fields'}`,
-      out,
-    ),
+    r.kind === 'assistant_text'
+      ? undefined
+      : matcherRegexes(
+          r.kind === 'tool' ? r.args : r.fields,
+          `prohibited.${i}.${r.kind === 'tool' ? 'args' : 'fields'}`,
+          out,
+        ),
   );
   return out;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClawTaskYaml } from '../tasks/claw-eval/task-yaml';
+import { BlockError, taskSpecOfBlock } from '../tasks/claw-eval/coworkenv-block';
 import { deriveTaskSpec } from '../tasks/claw-eval/derive-checks';
 import type { tasksRepo } from '../tasks/tasks.repo';
 import { fieldOf, type SlotTarget, verdict } from './types';
@@ -39,11 +40,16 @@ export function validateStored(
     if (!y.success) result = structureFailure(y.error, 'task.yaml: ');
     else {
       try {
-        candidate = deriveTaskSpec(y.data).spec;
-        result = validate(candidate, fixtures, { now: () => new Date(now), imported: true });
+        // An export of a TaskSpec (a coworkenv block) is validated as the TaskSpec it was; its slot_id named a slot
+        // of the workspace it came from, so no slot here.
+        const block = taskSpecOfBlock(y.data, fixtures, { file: 'task.yaml' });
+        candidate = block ?? deriveTaskSpec(y.data, fixtures).spec;
+        result = validate(candidate, fixtures, { now: () => new Date(now), imported: !block });
       } catch (err) {
-        if (!(err instanceof z.ZodError)) throw err;
-        result = structureFailure(err, '');
+        if (err instanceof BlockError)
+          result = unparsed(verdict('structure', [{ field: 'coworkenv', message: err.message }]));
+        else if (err instanceof z.ZodError) result = structureFailure(err, '');
+        else throw err;
       }
     }
   } else {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Output } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/contract/entities/checks';
-import { defineCommand, str } from '../cli/command';
+import { bool, defineCommand, str } from '../cli/command';
+import { runGradeUpstream, runUpstreamReport } from './grade-upstream';
 
 type GradeOut = Output<'grading.gradeTrace'>;
 
@@ -12,9 +13,20 @@ export const gradeCommand = defineCommand({
   options: {
     task: { type: 'string', value: 'ID', description: 'the stored task' },
     trace: { type: 'string', value: 'FILE', description: 'the trace JSONL' },
+    upstream: { type: 'boolean', description: "also grade with the task's own grader.py (your Claw-Eval checkout)" },
+    'claw-eval-root': { type: 'string', value: 'DIR', description: 'your Claw-Eval checkout (src/ and tasks/)' },
+    'stub-judge': { type: 'string', value: 'X', description: 'a constant judge score (0–1) on both sides' },
+    timeout: { type: 'string', value: 'S', description: "upstream grader's time limit in seconds (default 60)" },
+    'upstream-report': { type: 'boolean', description: 'per task, stored upstream grades beside the app grades' },
   },
-  details: ['Exit code 0 when graded, whatever the score.'],
+  details: [
+    'Exit code 0 when graded, whatever the score.',
+    '--upstream runs tasks/<id>/grader.py of --claw-eval-root (or COWORKENV_CLAW_EVAL_ROOT) with python3 ' +
+      '(pydantic 2 and PyYAML), network closed, and stores its score beside the app grade.',
+  ],
   async run({ flags }, ctx) {
+    if (bool(flags, 'upstream-report')) return runUpstreamReport(flags, ctx);
+    if (bool(flags, 'upstream')) return runGradeUpstream(flags, ctx);
     const taskId = str(flags, 'task');
     const trace = str(flags, 'trace');
     if (!taskId || !trace) return ctx.usage('grade --task <id> --trace <file.jsonl> [--json]');

@@ -4,7 +4,7 @@ import type { Check, ProhibitedRule } from '../../../../shared/contract/entities
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import type { ExportTask } from '../export-task';
-import { BLOCK_FORMAT, DECLARATIVE_KEYS, type CoworkenvBlock } from './coworkenv-block';
+import { BLOCK_FORMAT, DECLARATIVE_KEYS, type CoworkenvBlock } from '../../tasks/claw-eval/coworkenv-block';
 
 /** A file of the export, relative to the Claw-Eval root (`tasks/<id>/…`). */
 export type RootFile = { path: string; content: string };
@@ -62,7 +62,9 @@ function declarative(spec: TaskSpec) {
   const safety = (r: ProhibitedRule) =>
     r.kind === 'tool'
       ? { type: 'tool_not_called', tool_name: r.tool, description: r.description }
-      : { type: 'audit_record_absent', description: r.description || `${r.service}.${r.action_key}` };
+      : r.kind === 'assistant_text'
+        ? { type: 'marker_not_in_output', patterns: r.contains_any, description: r.description }
+        : { type: 'audit_record_absent', description: r.description || `${r.service}.${r.action_key}` };
   return {
     scoring_components: spec.checks.map(component),
     safety_checks: spec.prohibited.map(safety),

@@ -15,10 +15,11 @@ export type Derivation = { spec: TaskSpec; notes: string[] };
  * - scoring_components → tool_called / final_text (keywords: partial credit by share found;
  *   categories; min_length) / llm_judge (rubric: the component's, else the task's);
  * - expected_actions (required) → audit checks, each weighted like an average component;
- * - safety_checks → prohibited rules (safety-rules.ts); a rule that cannot be evaluated is kept as such;
+ * - safety_checks → prohibited rules (safety-rules.ts, which reads credentials from `fixtures`); a rule that cannot
+ *   be evaluated is kept as such;
  * - weights normalised to sum to 1 (T021/T022 declare 0.9).
  */
-export function deriveTaskSpec(y: ClawTaskYaml): Derivation {
+export function deriveTaskSpec(y: ClawTaskYaml, fixtures: readonly { content: string }[] = []): Derivation {
   const notes: string[] = [];
   const checks: (Check & { w: number })[] = [];
   const ids = new Set<string>();
@@ -89,7 +90,7 @@ export function deriveTaskSpec(y: ClawTaskYaml): Derivation {
   const normalised = checks.map(
     ({ w, ...c }) => ({ ...c, weight: total > 0 ? w / total : 1 / checks.length }) as Check,
   );
-  const { prohibited, unevaluable } = deriveSafety(y);
+  const { prohibited, unevaluable } = deriveSafety(y, fixtures);
   for (const u of unevaluable)
     notes.push(`safety check ${u.index} (${u.type}) cannot be evaluated: ${u.reason}; safety is not graded`);
   const spec = TaskSpec.parse({

@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH } from '../../lib/json-input';
 import { checkFixture, fixtureRulesOf, issueText, type FixtureRules } from '../../services/fixture-check';
 import { parsePyJsonText } from '../../services/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
+import { BlockError, taskSpecOfBlock } from './coworkenv-block';
 import { quirkWarnings } from './quirks';
 import { ClawTaskYaml, splitOf } from './task-yaml';
 import {
@@ -142,6 +143,14 @@ export function readClawTask(loc: TaskLocation): ReadTask {
     }
   }
   if (refusals.length) throw new TaskImportError(refusals);
+  // A folder exported from a TaskSpec: its coworkenv block is what grades it, so a bad hand edit refuses the task here,
+  // naming file, line and field, rather than grading with checks nobody wrote.
+  try {
+    taskSpecOfBlock(spec as Record<string, unknown>, fixtures, { file, yamlText });
+  } catch (err) {
+    if (err instanceof BlockError) throw new TaskImportError(err.message);
+    throw err;
+  }
   const hash = createHash('sha256').update(yamlText);
   for (const f of fixtures) hash.update(`\0${f.env}\0${f.content}`);
   return {

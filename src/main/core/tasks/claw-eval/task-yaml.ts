@@ -91,6 +91,8 @@ export const ClawTaskYaml = z.looseObject({
         // tool_not_called_with's argument and value (T035/T036); upstream's loader drops them, we need them.
         field: z.string().optional(),
         value: z.unknown().optional(),
+        // Upstream's SafetyCheck model field (models/task.py): the strings a text rule looks for.
+        patterns: z.array(z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
       }),
     )
     .default([]),

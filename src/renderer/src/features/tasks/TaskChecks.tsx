@@ -65,7 +65,12 @@ export function TaskChecks({ taskId }: { taskId: string }) {
           {d.prohibited.map((p, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
             <li key={i}>
-              prohibited: {p.kind === 'tool' ? p.tool : `${p.service}.${p.action_key} record`}
+              prohibited:{' '}
+              {p.kind === 'tool'
+                ? p.tool
+                : p.kind === 'assistant_text'
+                  ? `assistant text containing ${p.contains_any.length} string(s)`
+                  : `${p.service}.${p.action_key} record`}
               {p.description ? ` — ${p.description}` : ''}
             </li>
           ))}

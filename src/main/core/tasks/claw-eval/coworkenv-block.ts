@@ -1,7 +1,8 @@
+import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { Check, PlanStep, ProhibitedRule } from '../../../../shared/contract/entities/checks';
 import { TaskSpec, UnevaluableSafetyRule } from '../../../../shared/contract/entities/task-spec';
-import type { ReadTask } from '../../tasks/claw-eval/read-task';
+import type { ClawTaskYaml } from './task-yaml';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import { fixtureRecords, toPlain, type PyValue } from '../../services/pyjson';
 
@@ -44,28 +45,33 @@ export const CoworkenvBlock = z.object({
 });
 export type CoworkenvBlock = z.infer<typeof CoworkenvBlock>;
 
+/** Where a block was read from, for errors: the task.yaml path and, at import, its text (for line numbers). */
+export type BlockSource = { file: string; yamlText?: string };
+
 /**
- * The TaskSpec a task folder exported from a TaskSpec stands for: undefined when its task.yaml has
- * no `coworkenv` block (a Claw-Eval task: the importer derives checks from its YAML instead).
- * Throws on a malformed block, naming the field.
+ * The TaskSpec a task folder exported from a TaskSpec stands for: undefined when its task.yaml has no `coworkenv`
+ * block (a Claw-Eval task: checks are derived from its YAML instead). The importer (read-task.ts), the stored-task
+ * reader (task-spec-of.ts) and validation all read it, so a re-imported export grades as it did before export.
+ * Throws BlockError on a malformed block, naming file, line (when the text is known) and field.
  */
-export function taskSpecOfExport(read: ReadTask): TaskSpec | undefined {
-  const raw = (read.spec as Record<string, unknown>).coworkenv;
+export function taskSpecOfBlock(
+  yaml: Record<string, unknown>,
+  fixtures: readonly { service: string; env: string; content: string }[],
+  src: BlockSource,
+): TaskSpec | undefined {
+  const raw = yaml.coworkenv;
   if (raw === undefined) return undefined;
   const parsed = CoworkenvBlock.safeParse(raw);
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new Error(`${read.dir}/task.yaml: field coworkenv.${i.path.join('.')}: ${i.message}`);
-  }
+  if (!parsed.success) throw blockError(src, ['coworkenv', ...issuePath(parsed.error)], parsed.error);
   const b = parsed.data;
-  const y = read.spec as Record<string, unknown> & typeof read.spec;
+  const y = yaml as Record<string, unknown> & ClawTaskYaml;
   const records = (service: string) => {
     const env = SERVICE_REGISTRY.get(service)?.fixtureEnv;
-    const f = read.fixtures.find((x) => x.service === service && x.env === env);
+    const f = fixtures.find((x) => x.service === service && x.env === env);
     return f ? (toPlain(fixtureRecords(f) as PyValue) as Record<string, unknown>[]) : [];
   };
   const own = Object.fromEntries(b.own_declarative.filter((k) => k in y).map((k) => [k, y[k]]));
-  return TaskSpec.parse({
+  const spec = TaskSpec.safeParse({
     ...b.extra,
     ...own,
     task_id: y.task_id,
@@ -93,4 +99,51 @@ export function taskSpecOfExport(read: ReadTask): TaskSpec | undefined {
     reference_solution: y.reference_solution,
     checks_origin: b.checks_origin,
   });
+  if (!spec.success) throw blockError(src, specFieldPath(issuePath(spec.error)), spec.error);
+  return spec.data;
+}
+
+/** The block reader for a task read from disk (tests, the exporter's round trip). */
+export function taskSpecOfExport(read: {
+  spec: ClawTaskYaml;
+  fixtures: Parameters<typeof taskSpecOfBlock>[1];
+  dir: string;
+  yamlText: string;
+}): TaskSpec | undefined {
+  return taskSpecOfBlock(read.spec as Record<string, unknown>, read.fixtures, {
+    file: `${read.dir}/task.yaml`,
+    yamlText: read.yamlText,
+  });
+}
+
+export class BlockError extends Error {}
+
+const issuePath = (e: z.ZodError) => (e.issues[0]?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
+
+/**
+ * A TaskSpec field's place in task.yaml: the grading fields live in the block, the shared ones at the top level, a
+ * service's records in its fixture file (named by the block's services entry).
+ */
+function specFieldPath(p: (string | number)[]): (string | number)[] {
+  const inBlock = new Set(['checks', 'prohibited', 'safety_unevaluable', 'reference_plan', 'reference_final_text']);
+  const head = p[0];
+  if (typeof head === 'string' && (inBlock.has(head) || head === 'services')) return ['coworkenv', ...p];
+  return p;
+}
+
+function blockError(src: BlockSource, at: (string | number)[], e: z.ZodError): BlockError {
+  const line = src.yamlText === undefined ? undefined : lineOf(src.yamlText, at);
+  const where = line === undefined ? src.file : `${src.file}:${line}`;
+  return new BlockError(`${where}: field ${at.join('.')}: ${e.issues[0]?.message ?? 'invalid'}`);
+}
+
+/** The 1-based line of the node at `at` in a YAML text, or of its deepest ancestor that exists (a missing key). */
+export function lineOf(text: string, at: (string | number)[]): number | undefined {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter: counter });
+  for (let n = at.length; n > 0; n--) {
+    const node = doc.getIn(at.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node && typeof node === 'object' && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
 }
