@@ -6,6 +6,8 @@ import { tasksHandlers } from '../tasks/tasks.handlers';
 import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
+import { judgeHandlers } from '../grading/judge/judge.handlers';
+import { scoreBasisHandlers } from '../grading/score-basis.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
@@ -23,6 +25,8 @@ export const handlers: HandlerMap = {
   ...envHandlers,
   ...validationHandlers,
   ...gradingHandlers,
+  ...judgeHandlers,
+  ...scoreBasisHandlers,
   ...trajectoriesHandlers,
   ...endpointsHandlers,
   ...lineageHandlers,

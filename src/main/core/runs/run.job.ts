@@ -169,7 +169,7 @@ function startRun(ctx: JobContext, input: RunJobInput) {
       const now = ctx.now();
       const w = agentRunsWriter(db);
       if (found) return w.restart(found.id, skipped, now);
-      runsWriter(db).ensureCollection(input.collection, [], now);
+      runsWriter(db).ensureCollection(input.collection, [], now, 'app');
       const a = input.labels.agent;
       runId = w.create({
         jobId: ctx.jobId,

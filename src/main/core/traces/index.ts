@@ -1,6 +1,7 @@
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import { callLocations } from '../../../shared/contract/entities/call-locations';
 import { runRecordFrom, type RunRecord } from '../grading/grade';
+import { formatConversation } from '../grading/judge/judge-inputs';
 import type { PyObject } from '../services/pyjson';
 import { AppError } from '../lib/errors';
 import { readTraceEvents, TraceError } from './trace-read';
@@ -65,5 +66,11 @@ export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'aud
     ...(at[i] ? { call_id: at[i].call_id, message: at[i].message } : {}),
   }));
   const final = idx >= 0 ? (t.messages[idx]!.content ?? '') : '';
-  return runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined);
+  return runRecordFrom(
+    dispatches,
+    lastAudits(t),
+    final as string,
+    idx >= 0 ? idx : undefined,
+    formatConversation(t.messages),
+  );
 }

@@ -43,6 +43,8 @@ export function evidenceText(e: Evidence): string {
       return `message #${e.index}`;
     case 'none':
       return e.reason;
+    case 'judge':
+      return `judge ${e.model} answered ${JSON.stringify(e.answer.slice(0, 200))} → ${e.score ?? 'no score'}`;
   }
 }
 
@@ -60,8 +62,8 @@ export function renderGrade(taskId: string, d: GradeOut, out: (s: string) => voi
     );
   if (g.incomplete)
     out(
-      `incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge ` +
-        `endpoint); completion and score are lower bounds\n`,
+      `judge pending: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge ` +
+        `verdict yet); completion and score are lower bounds and the trajectory counts in no pass rate\n`,
     );
   out('checks:\n');
   for (const c of g.checks) {
