@@ -10,6 +10,7 @@ import { synthTrajectory } from '../helpers/claw-traces';
 import { CLAW_ROOT, hasGoldens } from '../helpers/goldens';
 import { chat, startScriptedOpenAI, type ScriptedServer } from '../helpers/scripted-openai';
 import { createTestCore } from '../helpers/test-core';
+import { runCliCaptured } from '../helpers/transports';
 
 /** T019zh: inventory, 0.2143 of its completion judged (one llm_judge check), the rest deterministic. */
 const TASK = 'T019zh_inventory_check';
@@ -150,5 +151,22 @@ describe.skipIf(!canRun)('score of record beside the app grade; the judge endpoi
     expect(r).toMatchObject({ pending: 1, judge: { asked: 1 } });
     expect(r.judge.failed[0]!.problem).toMatch(/no score in the answer/);
     expect(row()).toMatchObject({ score: null, completion: null });
+  });
+
+  it('the CLI sets the judge, re-grades and lists disagreements with both sides', async () => {
+    const { core, workspacePath } = await workspace();
+    const srv = await startScriptedOpenAI({ script: () => chat('{"score": 1, "reasoning": "fine"}') });
+    servers.push(srv);
+    await ok(core, 'endpoints.add', { name: 'judge', base_url: srv.baseUrl, model: 'judge-m', key_source: 'none' });
+    const cli = (...a: string[]) => runCliCaptured(['--workspace', workspacePath, 'grade', ...a]);
+    expect((await cli('--set-judge', 'judge')).stdout).toBe('judge: judge (model judge-m, 0 cached answers)\n');
+    const re = await cli('--regrade', '--task', TASK);
+    expect(re.code, re.stderr).toBe(0);
+    expect(re.stdout).toContain('re-graded 1 trajectories, 1 changed, 0 judge pending\njudge judge: 1 asked, 0 cached');
+    const d = await cli('--disagreements');
+    expect(d.stdout).toMatch(
+      /^claw-eval-traces: basis recorded, 1 disagreement\(s\), 0 judge pending, 1 trajectories\n/,
+    );
+    expect(d.stdout).toMatch(new RegExp(`  #\\d+ ${TASK} trial 0 \\[claw-eval-traces\\]: recorded 0\\.64 fail · app `));
   });
 });

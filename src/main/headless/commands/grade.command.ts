@@ -2,19 +2,35 @@ import fs from 'node:fs';
 import type { Output } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/contract/entities/checks';
 import { defineCommand, str } from '../cli/command';
+import { storedGrades } from './grade-stored';
 
 type GradeOut = Output<'grading.gradeTrace'>;
 
-/** `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace. */
+/**
+ * `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace; `grade --regrade`, `--disagreements`,
+ * `--set-judge`, `--basis`: the stored trajectories' grades (grade-stored.ts).
+ */
 export const gradeCommand = defineCommand({
   words: ['grade'],
-  summary: "grade a Claw-Eval trace against a stored task's checks",
+  summary: "grade a Claw-Eval trace against a stored task's checks; re-grade stored trajectories, list disagreements",
   options: {
     task: { type: 'string', value: 'ID', description: 'the stored task' },
     trace: { type: 'string', value: 'FILE', description: 'the trace JSONL' },
+    regrade: { type: 'boolean', description: 'grade the stored trajectories of --task or --collection again' },
+    collection: { type: 'string', value: 'NAME', description: 'the collection (--regrade, --disagreements, --basis)' },
+    'no-judge': { type: 'boolean', description: 'with --regrade: ask the judge nothing (its cache is still read)' },
+    disagreements: { type: 'boolean', description: 'list trajectories whose recorded and app grades disagree' },
+    'set-judge': { type: 'string', value: 'ENDPOINT', description: 'the judge endpoint for llm_judge checks; none' },
+    basis: { type: 'string', value: 'recorded|app', description: "set --collection's score basis (with --reason)" },
+    reason: { type: 'string', value: 'TEXT', description: 'why the basis changes (logged)' },
   },
-  details: ['Exit code 0 when graded, whatever the score.'],
+  details: [
+    'Exit code 0 when graded, whatever the score.',
+    'Without a judge endpoint llm_judge checks are "judge pending": outside completion and pass rates, never 0.',
+  ],
   async run({ flags }, ctx) {
+    if (flags.regrade || flags.disagreements || flags['set-judge'] !== undefined || flags.basis !== undefined)
+      return storedGrades(flags, ctx);
     const taskId = str(flags, 'task');
     const trace = str(flags, 'trace');
     if (!taskId || !trace) return ctx.usage('grade --task <id> --trace <file.jsonl> [--json]');
