@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core';
 import { settleCuration } from '../../src/main/core/curation/settle';
-import { recomputeStats } from '../../src/main/core/curation/stats';
+import { recomputeStats, VALUE_SQL } from '../../src/main/core/curation/stats';
 import { type Db, openDb, writeHandle } from '../../src/main/core/db/sqlite';
 import { tempDir } from '../helpers/test-core';
 
@@ -120,7 +120,7 @@ describe('settling adds new rows to the stored sums and gives what a full recomp
     const vals = (
       db
         .prepare(
-          `SELECT coalesce(completion, source_completion, source_reward) AS v FROM trajectories
+          `SELECT ${VALUE_SQL} AS v FROM trajectories
            WHERE task_id = ? AND valid = 1 AND superseded = 0 AND v IS NOT NULL ORDER BY id`,
         )
         .all(t.task_id) as { v: number }[]

@@ -135,9 +135,9 @@ describe.skipIf(!canRun)(
       );
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(
-        /\nincomplete: checks worth 0\.\d+ of the completion weight were not graded \(no judge endpoint\)/,
+        /\njudge pending: checks worth 0\.\d+ of the completion weight were not graded \(no judge verdict yet\)/,
       );
-      expect(r.stdout).toMatch(/ {2}not_graded +— × 0\.\d{4} {2}\S+: not graded: no judge endpoint is configured/);
+      expect(r.stdout).toMatch(/ {2}not_graded +— × 0\.\d{4} {2}\S+: judge pending: no judge endpoint is configured/);
     });
 
     it('a trace without the audit snapshot a check needs: graded, a warning says why it finds nothing', async () => {

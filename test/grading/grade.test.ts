@@ -178,7 +178,7 @@ describe('the shared grader', () => {
     const withJudge = grade(
       { checks: judged, prohibited: [] },
       run({ dispatches: [d('helpdesk_get_ticket', 200, { ticket_id: 'TK-1001' })] }),
-      () => 0.8,
+      { model: 'm', verdict: () => ({ model: 'm', key: 'k', answer: '{"score": 0.8}', score: 0.8, reasoning: '' }) },
     );
     expect(withJudge).toMatchObject({ completion: 0.85, incomplete: false, score: 0.88 });
   });

@@ -17,6 +17,53 @@ export const UpstreamResult = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), stage: z.string(), file: z.string().nullable(), error: z.string() }),
 ]);
 
+export const ScoreBasis = z.enum(['recorded', 'app']);
+
+const JudgeSettings = z.object({
+  endpoint: z.string().nullable(),
+  /** The endpoint's model (null: no endpoint, or it was removed since it was chosen). */
+  model: z.string().nullable(),
+  /** The chosen endpoint no longer exists: checks stay pending until another is chosen. */
+  missing: z.boolean(),
+  /** Answers in the judge cache for this model. */
+  cached: z.number().int(),
+});
+
+const CollectionScores = z.object({
+  collection: z.string(),
+  basis: ScoreBasis,
+  trajectories: z.number().int(),
+  /** Rows with a score of record / with an app grade (judge-pending ones not counted). */
+  recorded: z.number().int(),
+  graded: z.number().int(),
+  disagreements: z.number().int(),
+  /** Rows whose app grade waits for a judge. */
+  judgePending: z.number().int(),
+});
+
+const BasisChange = z.object({
+  id: z.number().int(),
+  collection: z.string(),
+  before: ScoreBasis,
+  after: ScoreBasis,
+  who: z.string(),
+  at: z.string(),
+  reason: z.string(),
+});
+
+const Disagreement = z.object({
+  id: z.number().int(),
+  collection: z.string(),
+  task_id: z.string(),
+  trial: z.number().int(),
+  recorded_score: z.number().nullable(),
+  recorded_completion: z.number().nullable(),
+  recorded_passed: z.boolean().nullable(),
+  app_score: z.number().nullable(),
+  app_completion: z.number().nullable(),
+  app_passed: z.boolean().nullable(),
+});
+
 export const gradingContract = {
   'grading.gradeTrace': query({
     summary:
@@ -100,5 +147,69 @@ export const gradingContract = {
       meanBefore: z.number().nullable(),
       meanAfter: z.number().nullable(),
     }),
+  }),
+  'grading.judgeSettings': query({
+    summary:
+      'The judge endpoint llm_judge checks are graded with (Settings → Judge), its model and how many answers its ' +
+      'cache holds; endpoint null: none, those checks are "judge pending".',
+    input: z.object({}),
+    output: JudgeSettings,
+  }),
+  'grading.setJudge': mutation({
+    summary:
+      'Choose the judge endpoint (a configured endpoint, by name) or none. Grades change only when re-graded ' +
+      '(grading.regrade).',
+    input: z.object({ endpoint: z.string().min(1).nullable() }),
+    output: JudgeSettings,
+  }),
+  'grading.regrade': mutation({
+    summary:
+      "Re-grade the stored trajectories of a task or a collection with the shared grader. Only the app's grade " +
+      'changes, never the score of record. With a judge endpoint, llm_judge checks not yet in its cache are asked ' +
+      'first (cached by the hash of model and prompt: a second re-grade calls nothing); without one they are ' +
+      '"judge pending" — excluded from completion and pass rates, never 0.',
+    input: z
+      .object({
+        taskId: z.string().min(1).optional(),
+        collection: z.string().min(1).optional(),
+        /** false: grade from the cache only, ask the judge nothing. */
+        judge: z.boolean().default(true),
+      })
+      .refine((i) => (i.taskId === undefined) !== (i.collection === undefined), 'give taskId or collection'),
+    output: z.object({
+      regraded: z.number().int(),
+      changed: z.number().int(),
+      /** Trajectories whose app grade is still judge pending. */
+      pending: z.number().int(),
+      judge: z.object({
+        endpoint: z.string().nullable(),
+        asked: z.number().int(),
+        cached: z.number().int(),
+        failed: z.array(z.object({ key: z.string(), problem: z.string() })),
+      }),
+    }),
+  }),
+  'grading.scoreBasis': query({
+    summary:
+      "Per collection: which score curation, reports and exports use (the score of record or the app's grade), how " +
+      'many trajectories the two disagree on, how many are judge pending, and the log of basis changes.',
+    input: z.object({ collection: z.string().min(1).optional() }),
+    output: z.object({ collections: z.array(CollectionScores), log: z.array(BasisChange) }),
+  }),
+  'grading.setScoreBasis': mutation({
+    summary:
+      "Choose a collection's score basis: 'recorded' (what the source or the run recorded) or 'app' (the app's " +
+      'current grade). Logged with who, when and why; curation statistics follow before the commit.',
+    input: z.object({ collection: z.string().min(1), basis: ScoreBasis, reason: z.string().min(1) }),
+    output: z.object({ before: ScoreBasis, after: ScoreBasis, tasks: z.number().int() }),
+  }),
+  'grading.disagreements': query({
+    summary:
+      'Trajectories whose score of record and app grade disagree (pass/fail differs or |Δ score| > 1e-6), by id.',
+    input: z.object({
+      collection: z.string().min(1).optional(),
+      limit: z.number().int().min(1).max(10000).default(500),
+    }),
+    output: z.object({ total: z.number().int(), rows: z.array(Disagreement) }),
   }),
 } as const;

@@ -1,17 +1,20 @@
 import type { CurationRule } from '../../../shared/contract/entities/curation';
 import { prepareCached, type WriteDb } from '../db/sqlite';
 import { readRules, ruleOf, suggestBucket } from './rules';
+import { scoreOfRecordSql } from '../trajectories/score-basis';
 
 /**
- * A trajectory's value for curation (the paper's rule, formats.md §6.3): our grader's completion,
- * else the source's own completion, else its reward; NULL (excluded from every mean) when none is
- * usable. Invalid (infrastructure error) and superseded trajectories are not attempts.
+ * A trajectory's value for curation (the paper's rule, formats.md §6.3): the completion of the side its
+ * collection's score basis picks (trajectories/score-basis.ts: the score of record, or the app's grade), else
+ * that side's reward; NULL (excluded from every mean) when none is usable — a judge-pending app grade included.
+ * Invalid (infrastructure error) and superseded trajectories are not attempts.
  */
-export const VALUE_SQL = 'coalesce(completion, source_completion, source_reward)';
+const BASIS = scoreOfRecordSql();
+export const VALUE_SQL = BASIS.value;
 
 /**
- * The pass that feeds passes, pass_at_k and pass_hat_k is each source's rule (runs/pass-rule.ts): the
- * grader's verdict (`passed`, score ≥ 0.75) else the source's own (`source_success`), which the τ-bench and
+ * The pass that feeds passes, pass_at_k and pass_hat_k is the chosen side's (score-basis.ts): the
+ * grader's verdict (`passed`, score ≥ 0.75) or the source's own (`source_success`), which the τ-bench and
  * τ²-bench importers set with their is_successful (reward within 1e-6 of 1) and Claw-Eval traces carry. A
  * reward without a verdict stays unknown (outside pass_known) rather than judged by a guessed rule, and
  * pass@k / pass^k are null when pass_known < k: refused as τ²-bench does, never padded.
@@ -22,7 +25,7 @@ export const VALUE_SQL = 'coalesce(completion, source_completion, source_reward)
  * result, and a task's new rows (greater ids) continue its stored sums exactly as a full pass would.
  */
 const INPUT = `SELECT task_id, id, (valid = 1 AND superseded = 0), ${VALUE_SQL},
-  coalesce(score, source_reward), coalesce(passed, source_success) FROM trajectories`;
+  ${BASIS.score}, ${BASIS.passed} FROM trajectories`;
 type Input = [string, number, number, number | null, number | null, number | null];
 
 /** A task's running statistics: what curation_tasks stores, before the derived columns. */
@@ -221,8 +224,8 @@ const rawStatement = (db: WriteDb, sql: string) =>
 const CHUNK = 5000;
 const CHUNK_SQL = `SELECT json_group_array(task_id), json_group_array(id), json_group_array(a), json_group_array(v),
     json_group_array(s), json_group_array(p), max(id)
-  FROM (SELECT task_id, id, (valid = 1 AND superseded = 0) AS a, ${VALUE_SQL} AS v, coalesce(score, source_reward) AS s,
-    coalesce(passed, source_success) AS p FROM trajectories WHERE id > ? ORDER BY id LIMIT ${CHUNK})`;
+  FROM (SELECT task_id, id, (valid = 1 AND superseded = 0) AS a, ${VALUE_SQL} AS v, ${BASIS.score} AS s,
+    ${BASIS.passed} AS p FROM trajectories WHERE id > ? ORDER BY id LIMIT ${CHUNK})`;
 
 /** Folds every trajectory into one accumulator per task, in id order. */
 function foldAll(db: WriteDb): Map<string, Acc> {

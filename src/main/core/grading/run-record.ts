@@ -2,6 +2,7 @@ import { callLocations } from '../../../shared/contract/entities/call-locations'
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { PyObject } from '../services/pyjson';
 import { runRecordFrom, type RunRecord } from './grade';
+import { formatConversation } from './judge/judge-inputs';
 
 /** load_trace's audit_data: service → audit JSON, the last snapshot of a service winning. */
 export function lastAudits(t: Pick<Trajectory, 'audits'>): Record<string, PyObject> {
@@ -37,7 +38,13 @@ export function runRecordOf(t: Pick<Trajectory, 'dispatches' | 'messages' | 'aud
     m.role === 'assistant' && typeof m.content === 'string' && m.content ? [{ index, text: m.content }] : [],
   );
   return {
-    ...runRecordFrom(dispatches, lastAudits(t), final as string, idx >= 0 ? idx : undefined),
+    ...runRecordFrom(
+      dispatches,
+      lastAudits(t),
+      final as string,
+      idx >= 0 ? idx : undefined,
+      formatConversation(t.messages),
+    ),
     assistantTexts,
   };
 }

@@ -7,6 +7,8 @@ import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
 import { upstreamHandlers } from '../upstream-grader/upstream.handlers';
+import { judgeHandlers } from '../grading/judge/judge.handlers';
+import { scoreBasisHandlers } from '../grading/score-basis.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
 import { endpointsHandlers } from '../endpoints/endpoints.handlers';
 import { lineageHandlers } from '../generation/llm/lineage.handlers';
@@ -25,6 +27,8 @@ export const handlers: HandlerMap = {
   ...validationHandlers,
   ...gradingHandlers,
   ...upstreamHandlers,
+  ...judgeHandlers,
+  ...scoreBasisHandlers,
   ...trajectoriesHandlers,
   ...endpointsHandlers,
   ...lineageHandlers,

@@ -4,6 +4,7 @@ import { dumpsCompactDefined, type PyValue } from '../services/pyjson';
 import type { PreparedRow } from '../trajectories/import/prepare';
 import { indexForSearch } from '../trajectories/search-text';
 import { countsOf } from '../trajectories/trajectory-stats';
+import { appRowScores } from '../trajectories/row-scores';
 import { withoutKnownKeys } from '../lib/secrets/known-keys';
 
 /** The Python-aware writer, compact, undefined keys left out (through JSON.stringify where that is the same). */
@@ -48,6 +49,8 @@ export function episodeRow(
   // Configured endpoint keys never reach the body, its hash, its search text or its error (a server's echo).
   const json = withoutKnownKeys(trajectoryJson(t));
   const errored = e.stop === 'error';
+  // The run's grade at run time is its score of record (migration 0018): later re-grades change only the app grade.
+  const recorded = errored || !e.grade ? null : appRowScores(e.grade);
   return {
     taskId: t.task_id,
     traceId: t.trace?.trace_id ?? t.trajectory_id,
@@ -58,9 +61,9 @@ export function episodeRow(
     sourceFormat: 'studio',
     sourceTaskId: t.task_id,
     taskSource: null,
-    sourceReward: null,
-    sourceCompletion: null,
-    sourceSuccess: null,
+    sourceReward: recorded?.score ?? null,
+    sourceCompletion: recorded?.completion ?? null,
+    sourceSuccess: recorded?.passed ?? null,
     runId: o.runId,
     trial: o.trial,
     collection: o.collection,

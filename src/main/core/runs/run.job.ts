@@ -180,7 +180,7 @@ function startRun(ctx: JobContext, input: RunJobInput) {
       const now = ctx.now();
       const w = runsWriter(db);
       if (found) return w.restart(found.id, skipped, now);
-      collectionsWriter(db).ensureCollection(input.collection, [], now);
+      collectionsWriter(db).ensureCollection(input.collection, [], now, 'app');
       const a = input.labels.agent;
       runId = w.create({
         jobId: ctx.jobId,

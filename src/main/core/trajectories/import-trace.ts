@@ -1,3 +1,4 @@
+import { appRowScores } from './row-scores';
 import type { Output, ParsedInput } from '../../../shared/contract';
 import type { MutationContext, QueryContext } from '../context';
 import type { ReadDb } from '../db/sqlite';
@@ -105,8 +106,9 @@ function write(input: Input, p: Prepared, ctx: MutationContext): Output<'traject
     id: stored.id,
     taskId: r.taskId,
     graded: r.grade !== null,
-    score: r.grade?.score ?? null,
-    passed: r.grade?.passed ?? null,
+    // The row's app score: null while a judge is pending (row-scores.ts), as the stored duplicate answers it.
+    score: r.grade ? appRowScores(r.grade).score : null,
+    passed: r.grade ? appRowScores(r.grade).passed : null,
     warnings,
     duplicate: false,
   };

@@ -8,6 +8,9 @@ import { runRecordOf } from '../grading/run-record';
 import { ContextCache, loadTrajectory } from './load-trajectory';
 import { trajectoriesRepo } from './trajectories.repo';
 import { dispatchesOfCalls } from './trajectory-stats';
+import { appRowScores } from './row-scores';
+import type { Judge } from '../grading/grade';
+import { configuredJudge } from '../grading/judge/judge-settings';
 
 /**
  * The trajectory the grader reads: its own dispatches (Claw-Eval traces, runs), or for sources
@@ -51,17 +54,24 @@ export type RegradeSummary = {
  * Grades every graded trajectory of a task again with `spec` (inside the caller's transaction):
  * the grid's score columns and the stored grade change together. No re-run: the grader reads the
  * stored dispatches, final text and audits (DESIGN.md §4). Ungraded rows (calls without results,
- * external at import) stay as they are.
+ * external at import) stay as they are. llm_judge checks read the configured judge's cache (no call inside the
+ * transaction: grading.regrade asks the judge first); without a verdict they are judge pending. `only`: these rows.
  */
-export function regradeTask(db: WriteDb, taskId: string, spec: TaskSpec): RegradeSummary {
+export function regradeTask(
+  db: WriteDb,
+  taskId: string,
+  spec: TaskSpec,
+  judge: Judge | undefined = configuredJudge(db),
+  only?: ReadonlySet<number>,
+): RegradeSummary {
   const repo = trajectoriesRepo(db);
   const rows = prepareCached(db, 'SELECT id, score FROM trajectories WHERE task_id = ? AND graded = 1 ORDER BY id').all(
     taskId,
   ) as { id: number; score: number | null }[];
   const update = prepareCached(
     db,
-    'UPDATE trajectories SET completion = ?, safety = ?, robustness = ?, score = ?, passed = ?, checks_origin = ? ' +
-      'WHERE id = ?',
+    'UPDATE trajectories SET completion = ?, safety = ?, robustness = ?, score = ?, passed = ?, checks_origin = ?, ' +
+      'app_pending = ? WHERE id = ?',
   );
   const updateBody = prepareCached(db, 'UPDATE trajectory_bodies SET grade = ? WHERE trajectory_id = ?');
   let changed = 0;
@@ -70,15 +80,19 @@ export function regradeTask(db: WriteDb, taskId: string, spec: TaskSpec): Regrad
   const ids: number[] = [];
   const contexts = new ContextCache(db);
   for (const r of rows) {
+    if (only && !only.has(r.id)) continue;
     const row = repo.row(r.id)!;
     const body = repo.body(r.id);
     if (!body) continue;
-    const g = grade(spec, runRecordOf(gradableRun(loadTrajectory(db, row.source_format, body, contexts))));
-    update.run(g.completion, g.safety, g.robustness, g.score, g.passed ? 1 : 0, g.checksOrigin, r.id);
+    const g = grade(spec, runRecordOf(gradableRun(loadTrajectory(db, row.source_format, body, contexts))), judge);
+    // Only the app's grade changes: the score of record (source_*) is what the source or the run recorded.
+    const a = appRowScores(g);
+    const passed = a.passed === null ? null : a.passed ? 1 : 0;
+    update.run(a.completion, a.safety, a.robustness, a.score, passed, g.checksOrigin, a.appPending, r.id);
     updateBody.run(JSON.stringify(g), r.id);
-    if (g.score !== r.score) changed++;
+    if (a.score !== r.score) changed++;
     before += r.score ?? 0;
-    after += g.score;
+    after += a.score ?? 0;
     ids.push(r.id);
   }
   const n = ids.length;

@@ -1,12 +1,13 @@
 import { prepareCached, type WriteDb } from '../db/sqlite';
 import type { PreparedRow } from './import/prepare';
+import { appRowScores } from './row-scores';
 
 const INSERT = `INSERT INTO trajectories (
   task_id, trace_id, content_hash, model, agent, source, source_format, source_task_id, source_reward, source_success,
   run_id, trial, collection, external, valid, message_count, tool_call_count, char_count, tokens, duration_ms, error,
   completion, safety, robustness, score, passed, graded, checks_origin, created_at, source_completion, task_source,
-  warnings)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  warnings, app_pending)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (collection, source_task_id, trial, content_hash) DO NOTHING`;
 
 type Inserted = { id: number; duplicate: boolean; trial: number };
@@ -48,6 +49,7 @@ export function trajectoriesWriter(db: WriteDb) {
       trial = nextTrial(r);
     }
     const g = r.grade;
+    const app = g ? appRowScores(g) : null;
     const res = prepareCached(db, INSERT).run(
       r.taskId,
       r.traceId,
@@ -70,17 +72,18 @@ export function trajectoriesWriter(db: WriteDb) {
       r.tokens,
       r.durationMs,
       r.error,
-      g?.completion ?? null,
-      g?.safety ?? null,
-      g?.robustness ?? null,
-      g?.score ?? null,
-      g ? b(g.passed) : null,
+      app?.completion ?? null,
+      app?.safety ?? null,
+      app?.robustness ?? null,
+      app?.score ?? null,
+      app ? b(app.passed) : null,
       g ? 1 : 0,
       g?.checksOrigin ?? null,
       now,
       r.sourceCompletion,
       r.taskSource,
       r.warnings.length,
+      app?.appPending ?? null,
     );
     if (res.changes === 0) {
       const dup = prepareCached(

@@ -7,6 +7,7 @@ import { preparedMutation } from '../lib/handler-types';
 import { grade } from '../grading/grade';
 import { storedTaskSpec } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
+import { constantJudge } from '../grading/judge/judge-check';
 import { runRecordOf } from '../grading/run-record';
 import { readTraceInput } from '../traces';
 import { runUpstreamGrader } from './run-upstream';
@@ -23,7 +24,7 @@ const gradeUpstream = preparedMutation<'grading.upstream'>()({
     const { spec } = storedTaskSpec(tasksRepo(ctx.db), input.taskId);
     const trajectory = readTraceInput(input.traceJsonl).trajectory;
     const stub = input.stubJudge;
-    const app = grade(spec, runRecordOf(trajectory), stub === undefined ? undefined : () => stub);
+    const app = grade(spec, runRecordOf(trajectory), stub === undefined ? undefined : constantJudge(stub));
     const root = path.resolve(input.clawEvalRoot);
     const taskDir = path.join(root, 'tasks', input.taskId);
     const graderPy = path.join(taskDir, 'grader.py');

@@ -3,13 +3,17 @@ import type { Output } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/contract/entities/checks';
 import { bool, defineCommand, str } from '../cli/command';
 import { runGradeUpstream, runUpstreamReport } from './grade-upstream';
+import { storedGrades } from './grade-stored';
 
 type GradeOut = Output<'grading.gradeTrace'>;
 
-/** `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace. */
+/**
+ * `grade --task <id> --trace <file.jsonl>`: sugar for grading.gradeTrace; `grade --regrade`, `--disagreements`,
+ * `--set-judge`, `--basis`: the stored trajectories' grades (grade-stored.ts).
+ */
 export const gradeCommand = defineCommand({
   words: ['grade'],
-  summary: "grade a Claw-Eval trace against a stored task's checks",
+  summary: "grade a Claw-Eval trace against a stored task's checks; re-grade stored trajectories, list disagreements",
   options: {
     task: { type: 'string', value: 'ID', description: 'the stored task' },
     trace: { type: 'string', value: 'FILE', description: 'the trace JSONL' },
@@ -18,15 +22,25 @@ export const gradeCommand = defineCommand({
     'stub-judge': { type: 'string', value: 'X', description: 'a constant judge score (0–1) on both sides' },
     timeout: { type: 'string', value: 'S', description: "upstream grader's time limit in seconds (default 60)" },
     'upstream-report': { type: 'boolean', description: 'per task, stored upstream grades beside the app grades' },
+    regrade: { type: 'boolean', description: 'grade the stored trajectories of --task or --collection again' },
+    collection: { type: 'string', value: 'NAME', description: 'the collection (--regrade, --disagreements, --basis)' },
+    'no-judge': { type: 'boolean', description: 'with --regrade: ask the judge nothing (its cache is still read)' },
+    disagreements: { type: 'boolean', description: 'list trajectories whose recorded and app grades disagree' },
+    'set-judge': { type: 'string', value: 'ENDPOINT', description: 'the judge endpoint for llm_judge checks; none' },
+    basis: { type: 'string', value: 'recorded|app', description: "set --collection's score basis (with --reason)" },
+    reason: { type: 'string', value: 'TEXT', description: 'why the basis changes (logged)' },
   },
   details: [
     'Exit code 0 when graded, whatever the score.',
+    'Without a judge endpoint llm_judge checks are "judge pending": outside completion and pass rates, never 0.',
     '--upstream runs tasks/<id>/grader.py of --claw-eval-root (or COWORKENV_CLAW_EVAL_ROOT) with python3 ' +
       '(pydantic 2 and PyYAML), network closed, and stores its score beside the app grade.',
   ],
   async run({ flags }, ctx) {
     if (bool(flags, 'upstream-report')) return runUpstreamReport(flags, ctx);
     if (bool(flags, 'upstream')) return runGradeUpstream(flags, ctx);
+    if (flags.regrade || flags.disagreements || flags['set-judge'] !== undefined || flags.basis !== undefined)
+      return storedGrades(flags, ctx);
     const taskId = str(flags, 'task');
     const trace = str(flags, 'trace');
     if (!taskId || !trace) return ctx.usage('grade --task <id> --trace <file.jsonl> [--json]');
@@ -55,6 +69,8 @@ export function evidenceText(e: Evidence): string {
       return `message #${e.index}`;
     case 'none':
       return e.reason;
+    case 'judge':
+      return `judge ${e.model} answered ${JSON.stringify(e.answer.slice(0, 200))} → ${e.score ?? 'no score'}`;
   }
 }
 
@@ -72,8 +88,8 @@ export function renderGrade(taskId: string, d: GradeOut, out: (s: string) => voi
     );
   if (g.incomplete)
     out(
-      `incomplete: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge ` +
-        `endpoint); completion and score are lower bounds\n`,
+      `judge pending: checks worth ${num(g.pendingWeight)} of the completion weight were not graded (no judge ` +
+        `verdict yet); completion and score are lower bounds and the trajectory counts in no pass rate\n`,
     );
   out('checks:\n');
   for (const c of g.checks) {

@@ -55,6 +55,7 @@ export const FinalTextCheck = z.strictObject({
   case_insensitive: z.boolean().default(true),
 });
 export const LlmJudgeCheck = z.strictObject({ ...base, kind: z.literal('llm_judge'), rubric: z.string().min(1) });
+export type LlmJudgeCheck = z.infer<typeof LlmJudgeCheck>;
 
 export const Check = z.discriminatedUnion('kind', [ToolCalledCheck, AuditCheck, FinalTextCheck, LlmJudgeCheck]);
 export type Check = z.infer<typeof Check>;
@@ -109,6 +110,17 @@ export const Evidence = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('audit'), service: z.string(), action_key: z.string(), index: z.number().int() }),
   z.object({ kind: z.literal('message'), index: z.number().int() }),
   z.object({ kind: z.literal('none'), reason: z.string() }),
+  /** An llm_judge check's proof: what the judge was shown and what it answered (cached under `key`). */
+  z.object({
+    kind: z.literal('judge'),
+    model: z.string(),
+    key: z.string(),
+    prompt: z.string(),
+    answer: z.string(),
+    /** The parsed, clamped score; null when the answer held none (the check stays pending). */
+    score: z.number().nullable(),
+    reasoning: z.string(),
+  }),
 ]);
 export type Evidence = z.infer<typeof Evidence>;
 

@@ -145,7 +145,8 @@ def grade(grading, run):
         "safety": safety,
         "robustness": robust,
         "score": score,
-        "passed": score >= 0.75 and not unevaluated,
+        # A judge-pending check leaves the score a lower bound: no pass until it is judged (as the app grades).
+        "passed": score >= 0.75 and not unevaluated and round(pending, 4) == 0,
         "incomplete": round(pending, 4) > 0 or bool(unevaluated),
         "pending_weight": round(pending, 4),
         "checks": checks,

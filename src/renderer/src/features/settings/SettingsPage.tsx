@@ -2,6 +2,7 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import type { Endpoint, EndpointTestResult } from '../../../../shared/contract/endpoints.contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { EndpointForm } from './EndpointForm';
+import { JudgeSetting } from './JudgeSetting';
 
 type Keychain = { available: boolean; reason: string };
 const cap = (v: boolean | null) => (v === null ? 'unknown' : v ? 'yes' : 'no');
@@ -171,6 +172,7 @@ export default function SettingsPage() {
           }}
         />
       )}
+      <JudgeSetting endpoints={(endpoints ?? []).map((e) => e.name)} />
     </section>
   );
 }

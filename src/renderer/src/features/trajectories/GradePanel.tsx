@@ -80,14 +80,28 @@ export function GradePanel({
             // biome-ignore lint/suspicious/noArrayIndexKey: evidence of one check, never reordered
             key={i}
             type="button"
-            className={`chip evidence-chip${e.kind === 'none' ? ' evidence-none' : ''}`}
-            disabled={e.kind === 'none'}
+            className={`chip evidence-chip${e.kind === 'none' || e.kind === 'judge' ? ' evidence-none' : ''}`}
+            disabled={e.kind === 'none' || e.kind === 'judge'}
             onClick={() => onFocus(`check:${c.id}`, c.evidence, i)}
           >
             {evidenceLabel(e)}
           </button>
         ))}
       </div>
+      {c.evidence.map((e, i) =>
+        e.kind === 'judge' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: evidence of one check, never reordered
+          <details key={i} className="judge-evidence" data-testid={`judge-evidence-${c.id}`}>
+            <summary>
+              Judge {e.model}: {e.score ?? 'no score'} — {e.reasoning}
+            </summary>
+            <h4>Prompt</h4>
+            <pre>{e.prompt}</pre>
+            <h4>Answer</h4>
+            <pre>{e.answer}</pre>
+          </details>
+        ) : null,
+      )}
     </li>
   );
   return (
@@ -97,10 +111,10 @@ export function GradePanel({
         <p className="badge-derived">Checks derived from task.yaml (not upstream's Python grader).</p>
       )}
       <Dimensions g={grade} />
-      {grade.incomplete && (
-        <p className="hint">
-          {(grade.pendingWeight * 100).toFixed(1)}% of the weight was not graded (llm_judge without a judge): completion
-          and score are lower bounds.
+      {grade.pendingWeight > 0 && (
+        <p className="hint" data-testid="judge-pending">
+          Judge pending: {(grade.pendingWeight * 100).toFixed(1)}% of the weight was not graded (llm_judge checks
+          without a judge verdict): completion and score are lower bounds, and the trajectory counts in no pass rate.
         </p>
       )}
       <ul className="checks">{grade.checks.map(check)}</ul>

@@ -8,7 +8,7 @@ export const callAnchor = (message: number, callId: string) => `call-${message}-
 export const auditAnchor = (service: string, key: string, i: number) => `audit-${service}-${key}-${i}`;
 export const dispatchAnchor = (i: number) => `dispatch-${i}`;
 
-/** Where one piece of evidence is shown in the viewer; null for "none" (its reason is shown instead). */
+/** Where one piece of evidence is shown in the viewer; null for "none" and "judge" (shown in the grade panel). */
 export function anchorOf(e: Evidence): string | null {
   switch (e.kind) {
     case 'message':
@@ -20,6 +20,7 @@ export function anchorOf(e: Evidence): string | null {
     case 'audit':
       return auditAnchor(e.service, e.action_key, e.index);
     case 'none':
+    case 'judge':
       return null;
   }
 }
@@ -35,6 +36,8 @@ export function evidenceLabel(e: Evidence): string {
       return `${e.service}.${e.action_key}[${e.index}]`;
     case 'none':
       return e.reason;
+    case 'judge':
+      return `judge ${e.model}: ${e.score ?? 'no score'}`;
   }
 }
 

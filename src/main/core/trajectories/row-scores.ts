@@ -1,0 +1,29 @@
+import type { GradeResult } from '../../../shared/contract/entities/checks';
+
+/** The app grade's columns of a trajectory row (migration 0018). */
+export type AppRowScores = {
+  completion: number | null;
+  safety: number;
+  robustness: number;
+  score: number | null;
+  passed: boolean | null;
+  /** The weight of checks awaiting a judge; null when none. */
+  appPending: number | null;
+};
+
+/**
+ * A grade as the row stores it. With judge-pending weight the completion, score and pass are unknown, not the lower
+ * bound grade() computes (pending counted 0): NULL, so no mean, pass rate, bucket or export threshold counts the row
+ * as a failure (issue 19 item 2). The grade JSON keeps the lower bound and the pending checks for the viewer.
+ */
+export function appRowScores(g: GradeResult): AppRowScores {
+  const pending = g.pendingWeight > 0;
+  return {
+    completion: pending ? null : g.completion,
+    safety: g.safety,
+    robustness: g.robustness,
+    score: pending ? null : g.score,
+    passed: pending ? null : g.passed,
+    appPending: pending ? g.pendingWeight : null,
+  };
+}
