@@ -15,6 +15,7 @@ import type { DialectSpec, Issue } from './dialects/dialect';
 import type { LightTable } from './light-table';
 import { compilePrefixPattern, type Light, preselect, readLights, type SftRecord } from './preselect';
 import type { ReportBuilder } from './report';
+import { withTrainingPrompt } from './training-prompt';
 import { sampleRecords, trivialTakenEstimate } from './sampled-preview';
 
 export type EngineHooks = {
@@ -170,6 +171,7 @@ function convert<Row>(
       inlineDefs: inlineDefsFor(dialect, o),
       requireToolSchemas: o.requireToolSchemas,
     });
+    if (o.systemPrompt === 'training') view = withTrainingPrompt(view);
   } catch (e) {
     if (e instanceof RedactionChangedGrade)
       return { ok: false, reason: 'redaction_changed_grade', detail: e.message, findings: [] };
