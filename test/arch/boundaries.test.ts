@@ -13,7 +13,11 @@ import {
 } from '../helpers/imports';
 
 /** Third-party packages the core may use; a new dependency fails here until it is added on purpose. */
-const CORE_PACKAGES = ['zod', 'better-sqlite3', 'yaml', 'diff', '@faker-js/faker', 'openai', 'ajv', 'hyparquet-writer'];
+const CORE_PACKAGES = [
+  ...['zod', 'better-sqlite3', 'yaml', 'diff', '@faker-js/faker', 'openai', 'ajv', 'hyparquet-writer'],
+  // Chat templates rendered and tokens counted as a trainer does (export/sft/render).
+  ...['@huggingface/jinja', '@huggingface/tokenizers'],
+];
 
 /** Only these may import 'electron' (DESIGN.md §2). */
 const ELECTRON_IMPORTERS = (rel: string) =>

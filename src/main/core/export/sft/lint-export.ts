@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { parseJsonText } from '../../lib/json-input';
 import { DIALECTS } from './dialects';
 import { readManifest } from './manifest-diff';
+import type { RenderCheck } from './render/render-check';
 
 /** Runs a dialect's lint over rows, tying each finding to its record id. */
 export function lintRows(dialect: SftDialect, rows: Iterable<{ recordId: string; row: unknown }>): LintFinding[] {
@@ -19,9 +20,10 @@ export function lintRows(dialect: SftDialect, rows: Iterable<{ recordId: string;
  * Re-lints a written JSONL export as its trainer will read it: every line parsed back, checked with
  * the dialect's rules, findings tied to the record ids the manifest gives each line. Lines are read
  * in 1 MB chunks (exports run to gigabytes). The parquet dialect needs a parquet reader, which the
- * core does not ship: its rows are linted as they are written instead.
+ * core does not ship: its rows are linted as they are written instead. With `render`, every row that parses is
+ * also rendered with a chat template and measured against a budget (render.summary() then has the counts).
  */
-export function lintExport(dir: string): LintFinding[] {
+export function lintExport(dir: string, render: RenderCheck | null = null): LintFinding[] {
   const m = readManifest(dir);
   if (m.dialect === 'verl')
     throw new AppError(
@@ -38,7 +40,10 @@ export function lintExport(dir: string): LintFinding[] {
     n++;
     const parsed = parseJsonText(line, `${file}:${n}`);
     if (!parsed.ok) out.push({ recordId, severity: 'error', code: 'unparseable_line', message: parsed.message });
-    else for (const i of spec.lint(parsed.value)) out.push({ recordId, ...i });
+    else {
+      for (const i of spec.lint(parsed.value)) out.push({ recordId, ...i });
+      for (const i of render?.check(recordId, parsed.value) ?? []) out.push({ recordId, ...i });
+    }
   }
   if (n !== m.report.exported)
     out.push({

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HandlerMap } from '../../lib/handler-types';
 import type { SftSelection } from '../../../../shared/contract/export.contract';
-import { DEFAULT_POOLS } from '../../../../shared/contract/entities/export';
+import { DEFAULT_LENGTH_BUDGET, DEFAULT_POOLS } from '../../../../shared/contract/entities/export';
 import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import { missingIn, refuseUnknown, refuseUnknownTasks } from '../../lib/unknown-names';
@@ -11,6 +11,7 @@ import { DEFAULT_ADVANTAGE_SETTINGS } from '../advantages/settings';
 import { taskClock } from '../export-task';
 import { refuseReplacing } from '../export-target';
 import { diffManifests, lintExport, previewSft, readManifest } from '../sft';
+import { DEFAULT_TEMPLATE, RenderCheck } from '../sft/render/render-check';
 import { curationState } from './curation-state';
 import { rlInputs } from './rl-inputs';
 import { admittedOf, RedactionTally, workspaceSftRecords } from './sft-records';
@@ -114,9 +115,17 @@ export const exportHandlers = {
     const manifest = readManifest(input.dir);
     if (manifest.dialect === 'verl')
       throw new AppError('BAD_REQUEST', 'a verl export is parquet: it is linted as it is written (see its lint.json)');
-    const findings = lintExport(input.dir);
+    const render = input.render
+      ? new RenderCheck(
+          manifest.dialect,
+          input.template ?? DEFAULT_TEMPLATE[manifest.dialect],
+          input.budget ?? DEFAULT_LENGTH_BUDGET,
+        )
+      : null;
+    const findings = lintExport(input.dir, render);
     return {
       dialect: manifest.dialect,
+      render: render?.summary() ?? null,
       rows: manifest.report.exported,
       errors: findings.filter((f) => f.severity === 'error').length,
       warnings: findings.filter((f) => f.severity === 'warning').length,
