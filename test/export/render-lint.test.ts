@@ -15,6 +15,7 @@ import { callOf, LOOKUP_TOOL, say, sys, trajectory, user } from './build';
 import { CLOCK, deterministicTask } from '../helpers/rollouts';
 import { clawTrajectories, hasTauCorpora, recordOf, tauBenchTrajectories } from '../helpers/sft-corpus';
 import { tempDir } from '../helpers/temp';
+import { runCliCaptured } from '../helpers/transports';
 
 const REPO = path.resolve(__dirname, '../..');
 const OPEN = { unscored: { minReward: null, converter: false }, mixed: { minReward: null, converter: false } };
@@ -76,8 +77,7 @@ describe('rendering exported records with real chat templates', () => {
     const e = await runEpisode({ spec: task.spec, fixtures: [], agent: referenceAgent(), clock: CLOCK });
     const { out } = exported([recordOf({ ...e.trajectory, reward: 1 }, { pool: 'unscored' })], 'trl');
     const row = JSON.parse(fs.readFileSync(path.join(out, 'train.jsonl'), 'utf8'));
-    // Qwen3's template (this version) cannot render a call-only turn without content: see the report.
-    for (const id of ['qwen2.5', 'llama3.1'] as const) {
+    for (const id of ['qwen2.5', 'qwen3', 'llama3.1'] as const) {
       const r = renderChat(id, chatInputOf('trl', row));
       if (!r.ok) throw new Error(r.why);
       // Every schema holds "properties": as many in the text as in the tools list means each schema once.
@@ -131,4 +131,30 @@ describe('rendering exported records with real chat templates', () => {
     },
     120_000,
   );
+
+  it('export lint renders with the template named, budget in tokens or characters; bad flags: usage', async () => {
+    const { out } = exported([parallel()], 'trl');
+    const ws = path.join(tempDir(), 'unused.sqlite');
+    const llama = await runCliCaptured(['--workspace', ws, 'export', 'lint', out, '--template', 'llama3.1']);
+    expect(llama.code).toBe(0);
+    expect(llama.stdout).toContain('template_render_failed: the llama3.1 template: This model only supports single');
+    expect(llama.stdout).toContain('rendered with llama3.1: 0 records, 1 refused (1 × This model only supports');
+    const qwen = await runCliCaptured(['--workspace', ws, 'export', 'lint', out, '--max-chars', '10']);
+    expect(qwen.stdout).toMatch(
+      /rendered with qwen3: 1 records, 0 refused; characters: median \d+.*; 1 over 10 characters/,
+    );
+    const bad = await runCliCaptured([
+      '--workspace',
+      ws,
+      'export',
+      'lint',
+      out,
+      '--max-tokens',
+      '5',
+      '--max-chars',
+      '9',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('give --max-tokens or --max-chars, not both');
+  });
 });
