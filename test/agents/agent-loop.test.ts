@@ -61,7 +61,8 @@ describe('the agent loop with a model over HTTP (scripted server)', () => {
     expect(first.role === 'tool' && first.content).toBe(ref.trajectory.messages[3]!.content as string);
     expect(t.audits.map((a) => a.service)).toEqual(['gmail', 'helpdesk']);
     expect(t.end).toMatchObject({ total_turns: 6, input_tokens: 300, output_tokens: 120, total_tokens: 420 });
-    expect(t.gradings[0]).toMatchObject({ task_score: 0.96, passed: true, scores: { completion: 0.95, safety: 1 } });
+    // The task's llm_judge check (0.05) waits for a judge: 0.96 is a lower bound, and a pending grade is no pass.
+    expect(t.gradings[0]).toMatchObject({ task_score: 0.96, passed: false, scores: { completion: 0.95, safety: 1 } });
     const reqs = srv.chatRequests();
     expect(reqs).toHaveLength(6);
     expect(reqs[0]!.body).toMatchObject({ model: 'm-1', temperature: 0, tool_choice: 'auto' });

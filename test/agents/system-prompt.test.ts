@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt, dumpsAscii, dumpsIndent, toolSpecs } from '../../src/main/core/agents/system-prompt';
+import {
+  buildSystemPrompt,
+  dumpsAscii,
+  dumpsIndent,
+  toolSpecs,
+  UPSTREAM_PROMPT,
+} from '../../src/main/core/agents/system-prompt';
 import { checkSlot, generateOne } from '../../src/main/core/generation/procedural/generate';
 import { PyFloat } from '../../src/main/core/services/pyjson';
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
@@ -46,12 +52,13 @@ describe("Claw-Eval's system prompt", () => {
       generated(2, 'en', 'multi_turn'),
       generated(3, 'en', 'safety'),
     ];
-    for (const s of specs) expect(buildSystemPrompt(s, !!s.user_agent?.enabled), s.task_id).toBe(golden[s.task_id]);
+    for (const s of specs)
+      expect(buildSystemPrompt(s, !!s.user_agent?.enabled, UPSTREAM_PROMPT), s.task_id).toBe(golden[s.task_id]);
     expect(Object.keys(golden)).toHaveLength(4);
     // The suffix is there only when a simulated user takes part.
     const mt = specs[1]!;
     expect(golden[mt.task_id]!.endsWith(`\n\n${mt.user_agent!.system_prompt_suffix}`)).toBe(true);
-    expect(buildSystemPrompt(mt, false)).toBe(
+    expect(buildSystemPrompt(mt, false, UPSTREAM_PROMPT)).toBe(
       golden[mt.task_id]!.slice(0, -mt.user_agent!.system_prompt_suffix.length - 2),
     );
   });
@@ -60,13 +67,14 @@ describe("Claw-Eval's system prompt", () => {
     const tasks = corpusExportTasks();
     expect(tasks).toHaveLength(figure(44, () => clawTaskIds().length));
     for (const t of tasks) {
-      const ours = createHash('sha256').update(buildSystemPrompt(t.spec, !!t.spec.user_agent?.enabled)).digest('hex');
+      const prompt = buildSystemPrompt(t.spec, !!t.spec.user_agent?.enabled, UPSTREAM_PROMPT);
+      const ours = createHash('sha256').update(prompt).digest('hex');
       expect(ours, t.spec.task_id).toBe(hashes[t.spec.task_id]);
     }
   });
 
   it('lists "- None" and keeps the empty schema block (four newlines) when a task offers no tools', () => {
-    const p = buildSystemPrompt({ tools: [], user_agent: undefined }, false);
+    const p = buildSystemPrompt({ tools: [], user_agent: undefined }, false, UPSTREAM_PROMPT);
     expect(p).toContain(
       '## Tooling\nTool availability (filtered by policy):\n' +
         'Tool names are case-sensitive. Call tools exactly as listed.\n- None\n\n\n\n## Tool Call Style',

@@ -17,6 +17,8 @@ const CORE_PACKAGES = [
   ...['zod', 'better-sqlite3', 'yaml', 'diff', '@faker-js/faker', 'openai', 'ajv'],
   // hyparquet reads back what hyparquet-writer wrote (export lint on verl's parquet).
   ...['hyparquet-writer', 'hyparquet'],
+  // Chat templates rendered and tokens counted as a trainer does (export/sft/render).
+  ...['@huggingface/jinja', '@huggingface/tokenizers'],
 ];
 
 /** Only these may import 'electron' (DESIGN.md §2). */

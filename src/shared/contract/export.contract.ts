@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { job, query } from './define';
 import {
   AdmittableBucket,
+  ChatTemplateId,
+  LengthBudget,
   ManifestDiff,
   ManifestFile,
+  RenderSummary,
   SftDialect,
   SftOptions,
   SftPreview,
@@ -234,10 +237,22 @@ export const exportContract = {
     output: ManifestDiff,
   }),
   'export.lint': query({
-    summary: "A written JSONL SFT export re-read and re-linted with its trainer's rules; findings by record id.",
-    input: z.object({ dir: z.string().min(1), limit: z.number().int().min(1).max(10_000).default(200) }),
+    summary:
+      "A written JSONL SFT export re-read and re-linted with its trainer's rules, each record rendered with a chat " +
+      'template and measured against a length budget; findings by record id.',
+    input: z.object({
+      dir: z.string().min(1),
+      limit: z.number().int().min(1).max(10_000).default(200),
+      /** Render every record with a shipped chat template (false: the trainer's rules only). */
+      render: z.boolean().default(true),
+      /** The template (default: the dialect's, as the export uses). */
+      template: ChatTemplateId.optional(),
+      /** Tokens of the template's tokenizer or characters (default: 1,024 tokens, TRL's max_length). */
+      budget: LengthBudget.optional(),
+    }),
     output: z.object({
       dialect: SftDialect,
+      render: RenderSummary.nullable(),
       rows: z.number().int(),
       errors: z.number().int(),
       warnings: z.number().int(),

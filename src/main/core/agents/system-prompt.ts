@@ -3,18 +3,40 @@ import { floatRepr, isObject, PyFloat, type PyValue } from '../services/pyjson';
 import type { ToolSpec } from './chat-types';
 
 /**
- * Claw-Eval's system prompt, byte for byte (runner/system_prompt.py at 9365e1a with the default
- * PromptConfig: enabled, tool schemas included, no workspace files, no skills, skills loaded via
- * the `read` tool), then the task's user_agent.system_prompt_suffix when a simulated user takes
- * part (runner/loop.py appends it only then). reference/claw-eval.md §7.5.
+ * The one system prompt of a task: agent runs, SFT exports and RL packages all take it from
+ * buildSystemPrompt, so a model trains on the prompt it is run and rewarded with.
+ *
+ * It starts from Claw-Eval's (runner/system_prompt.py at 9365e1a, default PromptConfig: no workspace
+ * files, no skills, skills loaded via the `read` tool; reference/claw-eval.md §7.5) and then the
+ * task's user_agent.system_prompt_suffix when a simulated user takes part (runner/loop.py appends it
+ * only then). Two of upstream's choices are off by default (PromptStyle): both hurt training —
+ * - its "## Tool Schemas" block repeats every schema that the request's `tools` (and so the chat
+ *   template's tools block) already carries: an SFT record held each schema twice, the prompt being
+ *   about half schemas;
+ * - its line forbidding `<tool_call>` markup contradicts what Qwen's chat templates render every call
+ *   as, so the model would train on breaking its own prompt.
+ * UPSTREAM_PROMPT gives upstream's text byte for byte (its tests compare with Claw-Eval's goldens).
  */
+export type PromptStyle = {
+  /** Embed every tool's JSON schema in the prompt (upstream) instead of leaving them to the tools block. */
+  inlineSchemas: boolean;
+  /** Keep upstream's line forbidding tool calls written as text markup (`<tool_call>`, `<function=...>`). */
+  forbidMarkup: boolean;
+};
+export const TRAINING_PROMPT: PromptStyle = { inlineSchemas: false, forbidMarkup: false };
+export const UPSTREAM_PROMPT: PromptStyle = { inlineSchemas: true, forbidMarkup: true };
+
+const OPENING = 'You are a personal assistant running inside OpenClaw.';
+const FORBID_MARKUP =
+  'Never emit tool calls as plain text markup (for example: <tool_call>, <function=...>, <parameter=...>).';
+
 const BEHAVIOUR = [
   '## Tool Call Style',
   'Default: do not narrate routine, low-risk tool calls (just call the tool).',
   'Narrate only when it helps: multi-step work, complex tasks, or sensitive actions.',
   'Keep narration brief and value-dense.',
   'Tool-call protocol is strict: use native API tool/function calls only.',
-  'Never emit tool calls as plain text markup (for example: <tool_call>, <function=...>, <parameter=...>).',
+  FORBID_MARKUP,
   'If a tool is needed, issue a real tool call block instead of describing or simulating it in text.',
   '',
   '## Safety',
@@ -59,20 +81,37 @@ function toolSchemas(tools: readonly Tool[]): string {
   return lines.join('\n');
 }
 
-/** The system prompt the agent sees for `spec`; `withUserSuffix` when a simulated user answers its tool-free turns. */
-export function buildSystemPrompt(spec: Pick<TaskSpec, 'tools' | 'user_agent'>, withUserSuffix: boolean): string {
-  const blocks = [
-    'You are a personal assistant running inside OpenClaw.',
-    toolDefinitions(spec.tools),
-    toolSchemas(spec.tools),
-    BEHAVIOUR,
-    SKILLS,
-    '## Workspace Files (injected)',
-  ];
+/**
+ * The system prompt of `spec` (see the top of this file); `withUserSuffix` when a simulated user answers its
+ * tool-free turns. The same task gives the same text wherever it is used.
+ */
+export function buildSystemPrompt(
+  spec: Pick<TaskSpec, 'tools' | 'user_agent'>,
+  withUserSuffix: boolean,
+  style: PromptStyle = TRAINING_PROMPT,
+): string {
+  const behaviour = style.forbidMarkup ? BEHAVIOUR : BEHAVIOUR.replace(`\n${FORBID_MARKUP}`, '');
+  const blocks = [OPENING, toolDefinitions(spec.tools), ...(style.inlineSchemas ? [toolSchemas(spec.tools)] : [])];
+  blocks.push(behaviour, SKILLS, '## Workspace Files (injected)');
   // Python's "\n\n".join(blocks).strip(): an empty schema block leaves four newlines in place.
   const prompt = blocks.join('\n\n').trim();
   const suffix = withUserSuffix ? (spec.user_agent?.system_prompt_suffix ?? '') : '';
   return suffix ? `${prompt}\n\n${suffix}` : prompt;
+}
+
+const SCHEMA_BLOCK =
+  /\n\n(?:## Tool Schemas\nComplete JSON Schema for available tools:\n[\s\S]*?```)?\n\n## Tool Call Style\n/;
+
+/**
+ * A recorded system prompt rewritten as buildSystemPrompt writes it now, when it is upstream's (runs recorded
+ * before the change, Claw-Eval traces): its schema block and its markup rule removed, nothing else touched.
+ * Null for any other prompt (imports keep theirs). Schema JSON escapes newlines, so the block cannot hide a
+ * blank line followed by "## Tool Call Style".
+ */
+export function trainingPromptOf(recorded: string): string | null {
+  if (!recorded.startsWith(`${OPENING}\n\n## Tooling\n`) || !SCHEMA_BLOCK.test(recorded)) return null;
+  const out = recorded.replace(SCHEMA_BLOCK, '\n\n## Tool Call Style\n').replace(`\n${FORBID_MARKUP}\n`, '\n');
+  return out === recorded ? null : out;
 }
 
 /** The tools as the chat request offers them (Claw-Eval's _tool_spec_to_openai). */

@@ -1,6 +1,7 @@
 import type { ManifestDiff } from '../../../shared/contract/entities/export';
 import type { SftExportJobResult } from '../../../shared/contract/export.contract';
 import type { RunContext } from '../cli/command';
+import { renderLine } from './render-line';
 
 type SftResult = SftExportJobResult;
 
@@ -25,6 +26,7 @@ export function printSftResult(ctx: RunContext, r: SftResult): number {
   if (p.retained.withoutReward)
     ctx.out(`${p.retained.withoutReward} exported without a reward (their pool requires none)\n`);
   ctx.out(`lint: ${p.lint.errors} errors, ${p.lint.warnings} warnings\n`);
+  if (p.render) ctx.out(`${renderLine(p.render)}\n`);
   const red = r.redaction;
   if (red.total)
     ctx.out(

@@ -3,10 +3,20 @@ import { jobResult } from '../../../shared/contract/job-result';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiResult } from '../../../shared/contract';
-import { DEFAULT_POOLS } from '../../../shared/contract/entities/export';
+import { DEFAULT_POOLS, type RenderSummary } from '../../../shared/contract/entities/export';
 import type { Job } from '../../../shared/contract/jobs.contract';
 import { bool, defineCommand, str, strs, type RunContext } from '../cli/command';
 import { printRlResult, printSftResult, renderDiff } from './export-print';
+import { RENDER_FLAGS, renderFlags } from './render-flags';
+import { renderLine } from './render-line';
+
+type LintAnswer = {
+  rows: number;
+  errors: number;
+  warnings: number;
+  findings: { recordId: string; severity: string; code: string; message: string }[];
+  render: RenderSummary | null;
+};
 
 const DIALECTS = ['trl', 'openai', 'llamafactory', 'verl'] as const;
 const ADVANTAGES = ['grpo', 'drgrpo', 'gdpo', 'gigpo'] as const;
@@ -81,6 +91,8 @@ export const exportSftCommand = defineCommand({
       value: 'JSON',
       description: 'further SFT options (converter, reasoning, datasetName…)',
     },
+    ...RENDER_FLAGS,
+    'no-render': { type: 'boolean', description: 'do not render and measure the records (faster)' },
     overwrite: OVERWRITE,
   },
   details: [
@@ -125,6 +137,11 @@ export const exportSftCommand = defineCommand({
       });
       options = { ...options, pools: { ...pools, ...Object.fromEntries(edited) } };
     }
+    const render = renderFlags(flags);
+    if (!render.ok) return ctx.usage(render.message);
+    if (render.value.template) options = { ...options, chatTemplate: render.value.template };
+    if (render.value.budget) options = { ...options, lengthBudget: render.value.budget };
+    if (bool(flags, 'no-render')) options = { ...options, renderCheck: false };
     const overwrite = bool(flags, 'overwrite');
     const refused = existing(ctx, out, overwrite);
     if (refused !== null) return refused;
@@ -278,16 +295,25 @@ export const exportLintCommand = defineCommand({
   words: ['export', 'lint'],
   workspace: 'none',
   args: '<dir>',
-  summary: "re-read an SFT export (JSONL, or verl's parquet) and lint it with its trainer's rules",
-  details: ['Exit code 0 without errors, 1 with lint errors (or an unreadable export), 2 usage.'],
-  async run({ positionals }, ctx) {
+  summary:
+    "re-read an SFT export (JSONL, or verl's parquet), lint it with its trainer's rules, render it with a chat " +
+    'template',
+  options: { ...RENDER_FLAGS, 'no-render': { type: 'boolean', description: "only the trainer's rules" } },
+  details: [
+    'Each record is rendered with the template as tokenizer.apply_chat_template would; records the template refuses',
+    '(Llama 3.1: parallel calls) and records over the budget are warnings, summed up at the end.',
+    'Exit code 0 without errors, 1 with lint errors (or an unreadable export), 2 usage.',
+  ],
+  async run({ positionals, flags }, ctx) {
     const [dir] = positionals;
-    if (!dir || positionals.length !== 1) return ctx.usage('export lint <dir>');
-    const r = await ctx.call('export.lint', { dir, limit: 10_000 });
-    const code = ctx.print(r, (d: { rows: number; errors: number; warnings: number; findings: never[] }) => {
-      for (const f of d.findings as { recordId: string; severity: string; code: string; message: string }[])
-        ctx.out(`record ${f.recordId}: ${f.severity} ${f.code}: ${f.message}\n`);
+    if (!dir || positionals.length !== 1) return ctx.usage('export lint <dir> [--template T] [--max-tokens N]');
+    const rf = renderFlags(flags);
+    if (!rf.ok) return ctx.usage(rf.message);
+    const r = await ctx.call('export.lint', { dir, limit: 10_000, render: !bool(flags, 'no-render'), ...rf.value });
+    const code = ctx.print(r, (d: LintAnswer) => {
+      for (const f of d.findings) ctx.out(`record ${f.recordId}: ${f.severity} ${f.code}: ${f.message}\n`);
       ctx.out(`${d.rows} records: ${d.errors} errors, ${d.warnings} warnings\n`);
+      if (d.render) ctx.out(`${renderLine(d.render)}\n`);
     });
     return code === 0 && r.ok && r.data.errors > 0 ? EXIT.failed : code;
   },

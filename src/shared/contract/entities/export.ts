@@ -111,6 +111,33 @@ export type SftReasoning = z.infer<typeof SftReasoning>;
  */
 export const DEFAULT_PREFIX_PATTERN = '[-_.](?:v\\d+|var(?:iant)?\\d*|en|zh|ja|ko|de|fr|es|pt|it|ru|zh-cn|en-us)$';
 
+/** The chat templates shipped in resources/chat-templates, each with its model's tokenizer (resources/tokenizers). */
+export const ChatTemplateId = z.enum(['qwen2.5', 'qwen3', 'llama3.1']);
+export type ChatTemplateId = z.infer<typeof ChatTemplateId>;
+
+/**
+ * The length a record may have once rendered: tokens of the template's tokenizer (default: TRL SFTConfig's
+ * max_length, 1,024 at v1.9.0; verl's data.max_length is 1,024 too) or characters of the rendered text.
+ */
+export const LengthBudget = z.object({ unit: z.enum(['tokens', 'chars']), max: z.number().int().min(1) });
+export type LengthBudget = z.infer<typeof LengthBudget>;
+export const DEFAULT_LENGTH_BUDGET: LengthBudget = { unit: 'tokens', max: 1024 };
+
+const rank = z.number().int().min(0);
+/** What rendering every exported record with a chat template found (export/sft/render/render-check.ts). */
+export const RenderSummary = z.object({
+  template: ChatTemplateId,
+  budget: LengthBudget,
+  rendered: rank,
+  /** Records the template refused, by its reason (Llama 3.1: parallel calls), with the first few ids. */
+  failed: rank,
+  failures: z.record(z.string(), z.object({ count: rank, examples: z.array(z.string()) })),
+  /** Lengths of the rendered records in the budget's unit (null: none rendered). */
+  lengths: z.object({ min: rank, median: rank, p95: rank, max: rank }).nullable(),
+  overBudget: z.object({ count: rank, examples: z.array(z.string()) }),
+});
+export type RenderSummary = z.infer<typeof RenderSummary>;
+
 export const SftOptions = z.object({
   admittedBuckets: z.array(AdmittableBucket).default(['KEEP', 'TRIVIAL']),
   /** Merged over DEFAULT_POOLS: naming one pool edits that pool and keeps the paper's others. */
@@ -128,6 +155,18 @@ export const SftOptions = z.object({
   textWithToolCall: z.enum(['drop', 'think', 'reject']).default('drop'),
   /** Inline `$defs`/`$ref` in tool schemas; null → the dialect's default (LLaMA-Factory yes, others no). */
   inlineDefs: z.boolean().nullable().default(null),
+  /**
+   * training: a system prompt recorded in Claw-Eval's form is written as runs write it now (no schema block: the
+   * tools block carries the schemas; no rule against tool-call markup); as-recorded keeps it byte for byte.
+   */
+  systemPrompt: z.enum(['training', 'as-recorded']).default('training'),
+  /**
+   * Render every exported record with this chat template and count its length (lint warnings, report.render);
+   * null: the dialect's default (TRL: Qwen3; the others: Qwen2.5). renderCheck false skips it.
+   */
+  chatTemplate: ChatTemplateId.nullable().default(null),
+  renderCheck: z.boolean().default(true),
+  lengthBudget: LengthBudget.default(DEFAULT_LENGTH_BUDGET),
   /** A tool-calling record needs the schema of every tool it calls (§1.7, §2.1.6). */
   requireToolSchemas: z.boolean().default(true),
   /**
@@ -237,6 +276,8 @@ export const SftReport = z.object({
   /** Tasks set aside as UNSOLVABLE (§6.3), listed, not exported. */
   unsolvableTasks: z.array(z.string()),
   lint: z.object({ errors: count, warnings: count, byCode: z.record(z.string(), count) }),
+  /** The exported records rendered with a chat template (absent: options.renderCheck false, or a preview). */
+  render: RenderSummary.optional(),
 });
 export type SftReport = z.infer<typeof SftReport>;
 export { ManifestRewards, ManifestSchemaSource };

@@ -20,7 +20,6 @@ import {
 } from '../package-files';
 import { writeParquet } from './parquet-schema';
 import {
-  DEFAULT_SYSTEM_PROMPT,
   openAiTool,
   packageFixtures,
   recordCount,
@@ -162,7 +161,7 @@ export async function exportRlPackage(input: ExportRlInput): Promise<ExportRlRes
         spec: specWithoutRecords(s),
         fixtures,
         tools: s.tools.map(openAiTool),
-        system_prompt: systemPromptOf(s, input.systemPrompt ?? DEFAULT_SYSTEM_PROMPT),
+        system_prompt: systemPromptOf(s, input.systemPrompt),
         checks_origin: s.checks_origin,
         notes: t.notes ?? [],
         lineage: {

@@ -1,13 +1,9 @@
 import path from 'node:path';
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
+import { buildSystemPrompt } from '../../agents/system-prompt';
 import { fixtureRecords } from '../../services/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import type { ExportTask } from '../export-task';
-
-/** Claw-Eval's legacy system prompt (reference/claw-eval.md §7.5), the tools go in the chat template. */
-export const DEFAULT_SYSTEM_PROMPT =
-  "You are a helpful personal assistant. Use the provided tools to complete the user's request. Think step by step " +
-  'before acting.';
 
 /** A fixture file of the package: where it is and what it feeds. `inline`: the spec held these records. */
 export type PackageFixture = { service: string; env: string; path: string; inline: boolean; content: string };
@@ -25,11 +21,14 @@ export function openAiTool(t: TaskSpec['tools'][number]): OpenAiTool {
 }
 
 /**
- * The system prompt of a task's episodes: the default (or the export's), plus the simulated user's
- * suffix as Claw-Eval appends it (§4.12).
+ * The system prompt of a task's episodes: the one every run and SFT export of the task uses (agents/system-prompt.ts;
+ * the tools go in the chat template's tools block), or the export's own base text, plus the simulated user's suffix
+ * as Claw-Eval appends it (§4.12).
  */
-export function systemPromptOf(spec: TaskSpec, base: string): string {
-  const suffix = spec.user_agent?.enabled ? spec.user_agent.system_prompt_suffix : '';
+export function systemPromptOf(spec: TaskSpec, base?: string): string {
+  const withUser = !!spec.user_agent?.enabled;
+  if (base === undefined) return buildSystemPrompt(spec, withUser);
+  const suffix = withUser ? spec.user_agent!.system_prompt_suffix : '';
   return suffix ? `${base}\n\n${suffix}` : base;
 }
 

@@ -16,6 +16,7 @@ import { HashedFile } from './hashed-file';
 import { JsonArrayPart } from './json-compose';
 import { jsonLine } from './json-line';
 import type { SftRecord } from './preselect';
+import { RenderCheck, DEFAULT_TEMPLATE } from './render/render-check';
 import { ReportBuilder } from './report';
 import { rewardsOf, SchemaSources } from './schema-sources';
 import { type Emitted, runSelection, type SftProgress } from './sft-engine';
@@ -75,6 +76,15 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     const entries = track(new JsonArrayPart(at('.records.part')));
     const report = new ReportBuilder();
     const schemas = new SchemaSources();
+    const render = renderCheckFor(dialect.id, o);
+    const checkRendered = (e: Emitted<unknown>, row: unknown) => {
+      if (!render) return;
+      for (const i of render.check(e.light.id, row)) {
+        const f = { recordId: e.light.id, ...i };
+        report.lint(f);
+        lint.push(f);
+      }
+    };
     const rows = runSelection(input.records, dialect, o, report, {
       onReject: (l, reason, detail) =>
         rejections.write(
@@ -107,6 +117,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
         for (const e of rows) {
           const json = JSON.stringify(e.row);
           entry(e, sha256(json));
+          checkRendered(e, e.row);
           yield { row: e.row as VerlRow, bytes: json.length };
         }
       })();
@@ -114,12 +125,15 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     } else
       for (const e of rows) {
         // Encoded once: the same bytes are hashed for the record and appended to the (hashed) file.
-        const line = Buffer.from(jsonLine(e.row as PyValue), 'utf8');
+        const text = jsonLine(e.row as PyValue);
+        const line = Buffer.from(text, 'utf8');
         data.write(line);
         data.write(NEWLINE);
         entry(e, sha256(line));
+        // Rendered as the trainer reads it back (plain JSON: a float 1.0 is the number 1 there too).
+        if (render) checkRendered(e, JSON.parse(text));
       }
-    const built = report.build(dialect.id);
+    const built = { ...report.build(dialect.id), ...(render ? { render: render.summary() } : {}) };
     const files: ManifestFile[] = [
       { path: dataName, ...data.close(), rows: built.exported },
       { path: 'rejections.jsonl', ...rejections.close(), rows: built.rejected },
@@ -167,6 +181,11 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     folder.abort();
     throw ioError('write the export to', path.resolve(input.outDir), e);
   }
+}
+
+/** The render check an export runs (null: options.renderCheck false). */
+function renderCheckFor(d: SftDialect, o: SftOptions): RenderCheck | null {
+  return o.renderCheck ? new RenderCheck(d, o.chatTemplate ?? DEFAULT_TEMPLATE[d], o.lengthBudget) : null;
 }
 
 /** The dataset_info.json entry LLaMA-Factory needs (§3.3): sharegpt, our columns, its default tags spelled out. */

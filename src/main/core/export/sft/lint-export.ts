@@ -7,6 +7,7 @@ import { parseJsonText } from '../../lib/json-input';
 import { DIALECTS } from './dialects';
 import { readManifest } from './manifest-diff';
 import { lintVerlExport } from './verl-lint';
+import type { RenderCheck } from './render/render-check';
 
 /** Runs a dialect's lint over rows, tying each finding to its record id. */
 export function lintRows(dialect: SftDialect, rows: Iterable<{ recordId: string; row: unknown }>): LintFinding[] {
@@ -19,9 +20,11 @@ export function lintRows(dialect: SftDialect, rows: Iterable<{ recordId: string;
 /**
  * Re-lints a written JSONL export as its trainer will read it: every line parsed back, checked with
  * the dialect's rules, findings tied to the record ids the manifest gives each line. Lines are read
- * in 1 MB chunks (exports run to gigabytes). verl's parquet: lintWrittenExport.
+ * in 1 MB chunks (exports run to gigabytes); verl's parquet is re-read by lintWrittenExport (verl-lint.ts). With
+ * `render`, every row that parses is also rendered with a chat template and measured against a budget
+ * (render.summary() then has the counts).
  */
-export function lintExport(dir: string): LintFinding[] {
+export function lintExport(dir: string, render: RenderCheck | null = null): LintFinding[] {
   const m = readManifest(dir);
   if (m.dialect === 'verl')
     throw new AppError('BAD_REQUEST', 'a verl export is parquet, read asynchronously: use lintWrittenExport');
@@ -35,7 +38,10 @@ export function lintExport(dir: string): LintFinding[] {
     n++;
     const parsed = parseJsonText(line, `${file}:${n}`);
     if (!parsed.ok) out.push({ recordId, severity: 'error', code: 'unparseable_line', message: parsed.message });
-    else for (const i of spec.lint(parsed.value)) out.push({ recordId, ...i });
+    else {
+      for (const i of spec.lint(parsed.value)) out.push({ recordId, ...i });
+      for (const i of render?.check(recordId, parsed.value) ?? []) out.push({ recordId, ...i });
+    }
   }
   if (n !== m.report.exported)
     out.push({
@@ -48,9 +54,10 @@ export function lintExport(dir: string): LintFinding[] {
 }
 
 /** Any written SFT export: JSONL here, verl's parquet through its reader (verl-lint.ts). */
-export async function lintWrittenExport(dir: string): Promise<LintFinding[]> {
+export async function lintWrittenExport(dir: string, render: RenderCheck | null = null): Promise<LintFinding[]> {
   const m = readManifest(dir);
-  return m.dialect === 'verl' ? lintVerlExport(dir, m) : lintExport(dir);
+  // verl's rows were render-checked as they were written (their lint.json); the re-read checks their fields.
+  return m.dialect === 'verl' ? lintVerlExport(dir, m) : lintExport(dir, render);
 }
 
 function* lines(file: string): Generator<string> {

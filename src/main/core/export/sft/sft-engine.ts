@@ -15,6 +15,7 @@ import type { DialectSpec, Issue } from './dialects/dialect';
 import { compilePrefixPattern, type Light, type SftRecord } from './preselect';
 import { isSelfSelecting, type Preselected, type Scanned, tablePreselected } from './preselected';
 import type { ReportBuilder } from './report';
+import { withTrainingPrompt } from './training-prompt';
 import { Sampler, trivialTakenEstimate } from './sampled-preview';
 
 export type EngineHooks = {
@@ -175,6 +176,7 @@ function convert<Row>(
       inlineDefs: inlineDefsFor(dialect, o),
       requireToolSchemas: o.requireToolSchemas,
     });
+    if (o.systemPrompt === 'training') view = withTrainingPrompt(view);
   } catch (e) {
     if (e instanceof RedactionChangedGrade)
       return { ok: false, reason: 'redaction_changed_grade', detail: e.message, findings: [] };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HandlerMap } from '../../lib/handler-types';
 import type { SftSelection } from '../../../../shared/contract/export.contract';
-import { DEFAULT_POOLS } from '../../../../shared/contract/entities/export';
+import { DEFAULT_LENGTH_BUDGET, DEFAULT_POOLS } from '../../../../shared/contract/entities/export';
 import type { ReadDb } from '../../db/sqlite';
 import { AppError } from '../../lib/errors';
 import { missingIn, refuseUnknown, refuseUnknownTasks } from '../../lib/unknown-names';
@@ -12,6 +12,7 @@ import { resolveSettings } from '../advantages/settings';
 import { taskClock } from '../export-task';
 import { refuseReplacing } from '../export-target';
 import { diffManifests, lintWrittenExport, readManifest } from '../sft';
+import { DEFAULT_TEMPLATE, RenderCheck } from '../sft/render/render-check';
 import { curationState } from './curation-state';
 import { rlInputs } from './rl-inputs';
 import { RedactionTally } from './sft-records';
@@ -114,9 +115,17 @@ export const exportHandlers = {
   'export.diff': (input) => diffManifests(readManifest(input.a), readManifest(input.b)),
   'export.lint': async (input) => {
     const manifest = readManifest(input.dir);
-    const findings = await lintWrittenExport(input.dir);
+    const render = input.render
+      ? new RenderCheck(
+          manifest.dialect,
+          input.template ?? DEFAULT_TEMPLATE[manifest.dialect],
+          input.budget ?? DEFAULT_LENGTH_BUDGET,
+        )
+      : null;
+    const findings = await lintWrittenExport(input.dir, render);
     return {
       dialect: manifest.dialect,
+      render: render?.summary() ?? null,
       rows: manifest.report.exported,
       errors: findings.filter((f) => f.severity === 'error').length,
       warnings: findings.filter((f) => f.severity === 'warning').length,

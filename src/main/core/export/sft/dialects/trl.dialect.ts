@@ -28,7 +28,8 @@ export const trlDialect: DialectSpec<TrlRow> = {
       else {
         const out: PyObject = { role: 'assistant' };
         const text = withThought(m.content ?? '', m.reasoning, o);
-        if (text || !m.calls.length) out.content = text;
+        // Always a string: Qwen3's template adds content to text, and datasets fills an absent key with None.
+        out.content = text;
         if (m.calls.length)
           out.tool_calls = m.calls.map((c) => ({
             type: 'function',
