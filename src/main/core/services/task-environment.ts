@@ -1,39 +1,43 @@
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { Environment, type EnvironmentSpec } from './environment';
 import { fixtureRecords, type PyValue } from './pyjson';
 import { SERVICE_REGISTRY } from './registry';
 
-type StoredTask = {
-  spec: Record<string, unknown>;
-  fixtures: { service: string; env: string; content: string }[];
-};
+/** A task's fixture file as stored (imported tasks keep their records as files). */
+export type FixtureFileRecords = { service: string; env: string; content: string };
 
-/** The environment of a stored (imported) task: its services on their declared ports, its tool endpoints. */
-export function environmentForTask(
-  t: StoredTask,
+/**
+ * The one way to build a task's environment (runs, env replay, services serve, the RL env server, exports): each
+ * service of the spec on its declared port with the task's own health check, its records inline in the spec
+ * (generated and hand-written tasks) or from its stored fixture file (imports), plus the service's extra fixtures,
+ * and the task's tool endpoints. A service the app does not re-host is left out (reported at import); so is an
+ * imported task's service without a fixture file, while a spec with inline records gets empty ones.
+ */
+export function environmentForSpec(
+  spec: Pick<TaskSpec, 'services' | 'tool_endpoints'>,
+  fixtures: readonly FixtureFileRecords[],
   now: () => Date,
   o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {},
 ): Environment {
-  const services =
-    (t.spec.services as
-      | { name: string; port: number; health_check?: string; health_check_method?: string }[]
-      | undefined) ?? [];
-  const endpoints = (t.spec.tool_endpoints as { tool_name: string; url: string }[] | undefined) ?? [];
+  const inline = spec.services.some((s) => s.records);
   const fixture = (service: string, env: string) => {
-    const f = t.fixtures.find((x) => x.service === service && x.env === env);
+    const f = fixtures.find((x) => x.service === service && x.env === env);
     return f ? (fixtureRecords(f) as PyValue[]) : undefined;
   };
   return new Environment({
     now,
     mode: o.mode ?? 'parity',
     ...(o.errors ? { errors: o.errors } : {}),
-    services: services.flatMap((s) => {
+    services: spec.services.flatMap((s) => {
       const def = SERVICE_REGISTRY.get(s.name);
-      const records = def && fixture(s.name, def.fixtureEnv);
-      if (!def || !records) return []; // not re-hosted (reported at import)
+      if (!def) return [];
+      const records = (s.records as PyValue[] | undefined) ?? fixture(s.name, def.fixtureEnv) ?? (inline ? [] : null);
+      if (!records) return [];
       const extraRecords = (def.extraFixtures ?? []).map((x) => fixture(s.name, x.env) ?? []);
-      return [{ id: s.name, port: s.port, probe: taskProbe(s), records, extraRecords }];
+      const probe = taskProbe(s as { health_check?: unknown; health_check_method?: unknown });
+      return [{ id: s.name, records, extraRecords, ...(s.port ? { port: s.port } : {}), ...(probe ? { probe } : {}) }];
     }),
-    tools: endpoints.map((e) => ({ name: e.tool_name, url: e.url })),
+    tools: spec.tool_endpoints.map((e) => ({ name: e.tool_name, url: e.url })),
   });
 }
 
@@ -41,9 +45,10 @@ export function environmentForTask(
  * The task's own health check; its route can differ between tasks of one service (rss: /rss/feeds or /rss/articles).
  */
 function taskProbe(s: {
-  health_check?: string;
-  health_check_method?: string;
+  health_check?: unknown;
+  health_check_method?: unknown;
 }): { method: string; path: string } | undefined {
-  if (!s.health_check || !URL.canParse(s.health_check)) return undefined;
-  return { method: s.health_check_method || 'POST', path: new URL(s.health_check).pathname };
+  if (typeof s.health_check !== 'string' || !URL.canParse(s.health_check)) return undefined;
+  const method = typeof s.health_check_method === 'string' && s.health_check_method ? s.health_check_method : 'POST';
+  return { method, path: new URL(s.health_check).pathname };
 }

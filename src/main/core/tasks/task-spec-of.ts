@@ -1,10 +1,10 @@
 import { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { z } from 'zod';
 import { AppError, notFound } from '../lib/errors';
-import { Environment, type EnvironmentSpec } from '../services/environment';
-import { fixtureRecords, type PyValue } from '../services/pyjson';
-import { SERVICE_REGISTRY } from '../services/registry';
-import { environmentForTask } from '../services/task-environment';
+import type { Environment, EnvironmentSpec } from '../services/environment';
+import { environmentForSpec } from '../services/task-environment';
+
+export { environmentForSpec } from '../services/task-environment';
 import { ClawTaskYaml } from './claw-eval/task-yaml';
 import { BlockError, taskSpecOfBlock } from './claw-eval/coworkenv-block';
 import { deriveTaskSpec } from './claw-eval/derive-checks';
@@ -65,35 +65,8 @@ function parsedOrRefused<S extends z.ZodType>(schema: S, spec: unknown, taskId: 
 }
 
 /**
- * A fresh environment for a TaskSpec: records inline in the spec (generated tasks) or the stored fixture files
- * (imports).
- */
-export function environmentForSpec(
-  spec: TaskSpec,
-  fixtures: StoredFixture[],
-  now: () => Date,
-  o: { mode?: EnvironmentSpec['mode']; errors?: EnvironmentSpec['errors'] } = {},
-): Environment {
-  const inline = spec.services.filter((s) => s.records);
-  if (!inline.length) return environmentForTask({ spec: spec as unknown as Record<string, unknown>, fixtures }, now, o);
-  return new Environment({
-    now,
-    mode: o.mode ?? 'parity',
-    ...(o.errors ? { errors: o.errors } : {}),
-    services: spec.services.map((s) => {
-      const def = SERVICE_REGISTRY.get(s.name);
-      const stored = fixtures.find((f) => f.service === s.name && f.env === def?.fixtureEnv);
-      const records = (s.records as PyValue[] | undefined) ?? (stored ? (fixtureRecords(stored) as PyValue[]) : []);
-      return { id: s.name, records, ...(s.port ? { port: s.port } : {}) };
-    }),
-    tools: spec.tool_endpoints.map((e) => ({ name: e.tool_name, url: e.url })),
-  });
-}
-
-/**
- * The one way to build a stored task's environment (env replay, services serve, runs): the task
- * parsed once into its TaskSpec, records inline or from the stored fixture files. Undefined when
- * the task is not in the workspace.
+ * A stored task's environment (env replay, services serve): the task parsed once into its TaskSpec, then
+ * environmentForSpec. Undefined when the task is not in the workspace.
  */
 export function environmentOfStoredTask(
   repo: Repo,
