@@ -32,9 +32,10 @@ export const tasksHandlers = {
   },
   'tasks.versionDiff': (input, ctx) => versionDiff(ctx.db, input.taskId, input.version, input.against),
   'tasks.revert': (input, ctx) => {
-    const out = revertTo(ctx.db, input.taskId, input.version, ctx.now());
+    const { ids, ...out } = revertTo(ctx.db, input.taskId, input.version, ctx.now(), input.expectedVersion);
     ctx.touch('tasks');
     ctx.touch('validation_reports');
+    if (ids.length) ctx.touch('trajectories', ids);
     return out;
   },
 } satisfies Partial<HandlerMap>;
