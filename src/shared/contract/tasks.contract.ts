@@ -126,8 +126,8 @@ export const tasksContract = {
   }),
   'tasks.versionDiff': query({
     summary:
-      "What changed in a task's fixtures and checks between two versions (default: the version before): records added, " +
-      'removed, and each changed field with its before/after JSON text.',
+      "What changed in a task's fixtures and checks between two versions (default: the version before): records " +
+      'added, removed, and each changed field with its before/after JSON text; checks added, removed or changed.',
     input: z.object({
       taskId: z.string().min(1),
       version: z.number().int().min(1),
