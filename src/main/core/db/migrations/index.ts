@@ -16,7 +16,7 @@ import * as m0014 from './0014-slot-facets';
 import * as m0015 from './0015-fts-merge';
 import * as m0016 from './0016-task-source';
 import * as m0017 from './0017-mean-buckets';
-import * as m0020 from './0020-spec-versions';
+import * as m0020 from './0020-undo-history';
 
 export type Migration = { name: string; up(db: Db): void };
 
