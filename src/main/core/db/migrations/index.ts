@@ -17,6 +17,7 @@ import * as m0015 from './0015-fts-merge';
 import * as m0016 from './0016-task-source';
 import * as m0017 from './0017-mean-buckets';
 import * as m0020 from './0020-undo-history';
+import * as m0021 from './0021-cjk-search';
 
 export type Migration = { name: string; up(db: Db): void };
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0016,
   m0017,
   m0020,
+  m0021,
 ];
