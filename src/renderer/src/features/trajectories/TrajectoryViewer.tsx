@@ -5,7 +5,7 @@ import { AuditPanel } from './AuditPanel';
 import { undoLast, useUndoStack } from '../../grids/undo';
 import { useGridKeys } from '../../grids/use-grid-keys';
 import { CheckEditor, checksUndoId } from './CheckEditor';
-import { Conversation } from './Conversation';
+import { Conversation, revealAnchor } from './Conversation';
 import { anchorOf, dispatchesByCall } from './evidence';
 import { GradePanel } from './GradePanel';
 import { RowFacts } from './RowFacts';
@@ -33,7 +33,7 @@ export function TrajectoryViewer({ id, onClose }: { id: number; onClose(): void 
     const anchors = evidence.map(anchorOf).filter((a): a is string => a !== null);
     setFocus({ key, anchors: new Set(anchors) });
     const target = anchors[Math.min(which, anchors.length - 1)];
-    if (target) requestAnimationFrame(() => document.getElementById(target)?.scrollIntoView({ block: 'center' }));
+    if (target) requestAnimationFrame(() => revealAnchor(target));
   }, []);
 
   if (error)
