@@ -161,7 +161,8 @@ const headerField = (h: string): SlotField | 'id' | undefined => {
 /**
  * Paste TSV. With a header row (our copy, or a sheet whose first row names most columns), known
  * columns are mapped and unknown ones named and skipped; rows with an id update those slots; a block
- * without ids or the fields a new slot needs updates the rows from the focused one down; else rows are created. Without one, cells land from the focused cell rightwards and downwards; rows past
+ * without ids or the fields a new slot needs updates the rows from the focused one down; else rows
+ * are created. Without one, cells land from the focused cell rightwards and downwards; rows past
  * the last one become new slots. All-or-nothing; errors name 1-based rows as the sheet shows them.
  */
 export async function pasteTsv(g: Grid, text: string): Promise<void> {
