@@ -84,6 +84,12 @@ function againstLayers(e: Edge): string {
 const ACCEPTED: Record<string, string> = {
   'src/main/core/db/migrations/0009-trajectories-v2.ts → src/main/core/trajectories/search-text.ts':
     'a migration backfills search texts once with the same function imports use, so old and new rows match',
+  'src/main/core/db/migrations/0021-cjk-search.ts → src/main/core/trajectories/cjk-search.ts':
+    'the CJK index is backfilled with the function that fills it for new rows',
+  'src/main/core/db/migrations/0021-cjk-search.ts → src/main/core/trajectories/search-text.ts':
+    'the CJK index is backfilled from the same search text new rows get',
+  'src/main/core/db/migrations/0021-cjk-search.ts → src/main/core/trajectories/load-trajectory.ts':
+    'stored trajectories are read the one way the app reads them to backfill their CJK text',
 };
 
 describe('import graph', () => {

@@ -85,27 +85,24 @@ test('a pasted header with an unknown column maps the known ones, names it; erro
   server,
 }) => {
   await cell(app, 1, 'family').click();
-  const tsv = [
-    'family\tservices\tcategory\tOwner\ttarget_count',
-    'p-a\tkb\tknowledge\tana\t2',
-    'p-b\tcrm\tsales\tbo\t3',
-  ];
-  await pasteText(
-    app,
-    [tsv[0], tsv[1], tsv[2]]
-      .join('\n')
-      .replace('knowledge\tana\t2', 'knowledge\tana\t2')
-      .replace(/\tkb\t/, '\tkb\t'),
-  );
-  // No difficulty/language/date columns: new rows are incomplete, so the paste is refused, naming the sheet's row.
+  await pasteText(app, ['family\tOwner\ttarget_count', 'p-a\tana\t2', 'p-b\tbo\t3'].join('\n'));
+  // No id column: the block updates the focused row and the one below (issue 21 item 10: it used to add new rows).
+  await expect(app.getByTestId('plan-notice')).toContainText('Pasted 2 row(s): 0 new, 2 updated');
+  await expect(app.getByTestId('plan-notice')).toContainText('“Owner” (column 2)');
+  const second = (await app.locator('.ag-row[row-index="1"]').first().getAttribute('row-id'))!;
+  await expect(cell(app, 1, 'family')).toHaveText('p-a');
+  await expect(cell(app, Number(second), 'family')).toHaveText('p-b');
+  await expect(cell(app, 1, 'target_count')).toHaveText('2');
+  // A blank id is a new slot: this one is incomplete, so the paste is refused, naming the sheet's row (1-based).
+  await pasteText(app, 'id\tfamily\ttarget_count\tOwner\n\tp-z\t1\tzed');
   await expect(app.getByTestId('plan-notice')).toContainText('row 2');
-  await expect(app.getByTestId('plan-notice')).toContainText('“Owner” (column 4)');
+  await expect(app.getByTestId('plan-notice')).toContainText('nothing was written');
   const full =
-    'family\tservices\tcategory\tdifficulty\tlanguage\treference_date\tscenario\tOwner\n' +
-    'p-c\tkb\tknowledge\teasy\ten\t2026-06-01\tsingle_service\tana';
+    'id\tfamily\tservices\tcategory\tdifficulty\tlanguage\treference_date\tscenario\tOwner\n' +
+    '\tp-c\tkb\tknowledge\teasy\ten\t2026-06-01\tsingle_service\tana';
   await pasteText(app, full);
   await expect(app.getByTestId('plan-notice')).toContainText('1 new');
-  await expect(app.getByTestId('plan-notice')).toContainText('skipped unknown column “Owner” (column 8)');
+  await expect(app.getByTestId('plan-notice')).toContainText('skipped unknown column “Owner” (column 9)');
   const found = await cliCall<Page>(server.workspace, 'plan.list', {
     filters: [{ field: 'family', conditions: [{ op: 'equals', value: 'p-c' }] }],
   });

@@ -96,6 +96,9 @@ test.describe('Trajectories page', () => {
     await expect(compare.getByTestId('compare-checks').locator('tr.differs').first()).toContainText('score');
     await expect(compare.getByTestId(`compare-side-${ids.full}`)).toBeVisible();
     await expect(compare.getByTestId(`compare-side-${ids.clean}`)).toBeVisible();
+    // Each side names its collection and agent (issue 21 item 10).
+    await expect(compare.getByTestId(`compare-source-${ids.clean}`)).toContainText('collection clean-runs · agent');
+    await expect(compare.getByTestId(`compare-source-${ids.full}`)).not.toContainText('clean-runs');
     await app.screenshot({ path: testInfo.outputPath('compare.png') });
     await app.goBack();
     await expect(viewer).toBeVisible();

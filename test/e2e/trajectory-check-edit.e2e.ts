@@ -63,4 +63,13 @@ test('edit a check of a generated task in the viewer: saved as a version, its tr
   expect(after.score).toBeLessThan(row.score!);
   await expect(app.locator(`.ag-row[row-id="${row.id}"] [col-id="score"]`)).toHaveText(after.score!.toFixed(4));
   await expect(viewer.getByTestId('grade-score')).toContainText(after.score!.toFixed(4));
+
+  // Undo (Ctrl+Z, issue 21 item 3): the check comes back as a new version and the trajectory is re-graded back.
+  await app.getByTestId('trajectory-viewer').locator('h2').click();
+  await app.keyboard.press('Control+z');
+  await expect(app.getByTestId('viewer-notice')).toContainText(`Undid edit of check ${check.id}`);
+  await expect(app.getByTestId('viewer-notice')).toContainText('now version 3; re-graded 1 trajectories, 1 changed');
+  await expect(app.getByTestId(`check-${check.id}`)).toContainText('met');
+  await expect(app.locator(`.ag-row[row-id="${row.id}"] [col-id="score"]`)).toHaveText(row.score!.toFixed(4));
+  await expect(app.getByTestId('undo-check')).toHaveCount(0);
 });

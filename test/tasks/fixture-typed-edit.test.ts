@@ -132,7 +132,15 @@ describe.skipIf(!hasCorpus)('versions: history, diff and revert (bug 2)', () => 
       },
     ]);
     const r = await ok(core, 'tasks.revert', { taskId: T019, version: 1 });
-    expect(r).toEqual({ version: 4, status: T019_STATUS });
+    expect(r).toEqual({
+      version: 4,
+      status: T019_STATUS,
+      checksRestored: false,
+      regraded: 0,
+      changed: 0,
+      meanBefore: null,
+      meanAfter: null,
+    });
     expect(await cellOf(T019, 'inventory', 2, 'current_stock')).toBe('12');
     const all = await ok(core, 'tasks.versionDiff', { taskId: T019, version: 4, against: 3 });
     expect(all.fixtures[0]!.changed.map((c) => c.field).sort()).toEqual(['current_stock', 'name']);

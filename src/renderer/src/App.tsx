@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { call, errorText, onEvent } from './api/client';
+import { SessionExpired, useSessionProblem } from './components/SessionExpired';
 import { navigate, useRoute, type Page } from './router';
 import { useAppStore } from './stores/app.store';
 
@@ -30,6 +31,7 @@ const PAGES: { id: Page; label: string }[] = [
 export function App() {
   const route = useRoute();
   const { workspace, setWorkspace, jobProgress } = useAppStore();
+  const session = useSessionProblem();
   useEffect(() => onEvent('job.progress', jobProgress), [jobProgress]);
   // The first page gets its URL too, so Back from another page returns to it.
   useEffect(() => {
@@ -58,17 +60,20 @@ export function App() {
         ))}
       </nav>
       <main className="main">
-        <Suspense fallback={<p className="page hint">Loading…</p>}>
-          {route.page === 'plan' && workspace && <CoveragePlanPage workspace={workspace} />}
-          {route.page === 'tasks' && workspace && <TasksPage workspace={workspace} taskId={route.taskId ?? null} />}
-          {route.page === 'runs' && workspace && <RunsPage workspace={workspace} route={route} />}
-          {route.page === 'trajectories' && workspace && <TrajectoriesPage workspace={workspace} route={route} />}
-          {route.page === 'curation' && workspace && <CurationPage workspace={workspace} />}
-          {route.page === 'export' && <ExportPage />}
-          {route.page === 'jobs' && <JobsPage />}
-          {route.page === 'workspace' && <WorkspacePage />}
-          {route.page === 'settings' && <SettingsPage />}
-        </Suspense>
+        {session && <SessionExpired problem={session} />}
+        {!session && (
+          <Suspense fallback={<p className="page hint">Loading…</p>}>
+            {route.page === 'plan' && workspace && <CoveragePlanPage workspace={workspace} />}
+            {route.page === 'tasks' && workspace && <TasksPage workspace={workspace} taskId={route.taskId ?? null} />}
+            {route.page === 'runs' && workspace && <RunsPage workspace={workspace} route={route} />}
+            {route.page === 'trajectories' && workspace && <TrajectoriesPage workspace={workspace} route={route} />}
+            {route.page === 'curation' && workspace && <CurationPage workspace={workspace} />}
+            {route.page === 'export' && <ExportPage />}
+            {route.page === 'jobs' && <JobsPage />}
+            {route.page === 'workspace' && <WorkspacePage />}
+            {route.page === 'settings' && <SettingsPage />}
+          </Suspense>
+        )}
       </main>
     </div>
   );

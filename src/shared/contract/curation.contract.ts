@@ -90,8 +90,32 @@ export const curationContract = {
     summary:
       'Assign each selected task its suggested bucket (tasks without a suggestion are left as they are); one ' +
       'logged batch.',
-    input: z.object({ select: TaskSelection, reason: Reason }),
+    input: z.object({
+      select: TaskSelection,
+      reason: Reason,
+      /** Also replace buckets already assigned; by default only tasks without a bucket get their suggestion. */
+      replaceAssigned: z.boolean().default(false),
+    }),
     output: BatchResult,
+  }),
+  'curation.preview': query({
+    summary:
+      'What a bulk action would change, without changing anything: the tasks the selection names, how many would ' +
+      'change, how many of those hold a bucket or pool now that would be replaced, and (suggestions) how many ' +
+      'assigned buckets would be left alone.',
+    input: z.object({
+      action: z.enum(['assign', 'suggest', 'pool']),
+      /** The bucket (assign, null clears) or the pool; unused for suggestions. */
+      value: z.string().nullable().default(null),
+      select: TaskSelection,
+      replaceAssigned: z.boolean().default(false),
+    }),
+    output: z.object({
+      selected: z.number().int(),
+      changed: z.number().int(),
+      replaced: z.number().int(),
+      keptAssigned: z.number().int(),
+    }),
   }),
   'curation.setPool': mutation({
     summary: 'Move the selected tasks to a pool (its rules then suggest their bucket); one logged batch.',

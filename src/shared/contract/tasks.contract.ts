@@ -126,8 +126,8 @@ export const tasksContract = {
   }),
   'tasks.versionDiff': query({
     summary:
-      "What changed in a task's fixtures between two versions (default: the version before): records added, " +
-      'removed, and each changed field with its before/after JSON text.',
+      "What changed in a task's fixtures and checks between two versions (default: the version before): records " +
+      'added, removed, and each changed field with its before/after JSON text; checks added, removed or changed.',
     input: z.object({
       taskId: z.string().min(1),
       version: z.number().int().min(1),
@@ -154,13 +154,36 @@ export const tasksContract = {
           ),
         }),
       ),
+      /** Checks added, removed or changed (JSON text), for versions whose spec was kept (migration 0020). */
+      checks: z.array(
+        z.object({
+          id: z.string(),
+          change: z.enum(['added', 'removed', 'changed']),
+          before: z.string().nullable(),
+          after: z.string().nullable(),
+        }),
+      ),
     }),
   }),
   'tasks.revert': mutation({
     summary:
-      "Make a new version of a task whose fixtures equal an earlier version's (nothing is erased: the versions in " +
-      'between stay); the new version is validated.',
-    input: z.object({ taskId: z.string().min(1), version: z.number().int().min(1) }),
-    output: z.object({ version: z.number().int(), status: z.enum(['valid', 'invalid']) }),
+      "Make a new version of a task whose checks and fixtures equal an earlier version's (nothing is erased: the " +
+      'versions in between stay); the new version is validated, and restored checks re-grade the trajectories ' +
+      'of the task. With expectedVersion (an undo), a newer version by another writer is a CONFLICT.',
+    input: z.object({
+      taskId: z.string().min(1),
+      version: z.number().int().min(1),
+      expectedVersion: z.number().int().min(1).optional(),
+    }),
+    output: z.object({
+      version: z.number().int(),
+      status: z.enum(['valid', 'invalid']),
+      /** The checks (spec) were restored too: the task's graded trajectories were re-graded. */
+      checksRestored: z.boolean(),
+      regraded: z.number().int(),
+      changed: z.number().int(),
+      meanBefore: z.number().nullable(),
+      meanAfter: z.number().nullable(),
+    }),
   }),
 } as const;

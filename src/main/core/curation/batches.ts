@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { BatchResult, TaskSelection, TrajectorySelection } from '../../../shared/contract/entities/curation';
 import { compileWhere } from '../db/sql-filter';
-import { prepareCached, type WriteDb } from '../db/sqlite';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import { AppError } from '../lib/errors';
 import { missingIn, refuseUnknown } from '../lib/unknown-names';
 import { TRAJECTORY_COLUMNS } from '../trajectories/trajectories.repo';
@@ -48,7 +48,7 @@ function itemsSql(target: Target, select: Selection, newSql: string): { sql: str
  * Ids the grid does not hold select nothing: "0 tasks changed" for a typo read as done. Refused, naming each, before
  * anything is logged or written.
  */
-function refuseUnknownItems(db: WriteDb, select: Selection): void {
+function refuseUnknownItems(db: ReadDb, select: Selection): void {
   if ('tasks' in select)
     refuseUnknown({
       noun: ['task in the curation grid', 'tasks in the curation grid'],
@@ -106,25 +106,64 @@ function applyChanges(db: WriteDb, target: Target, batchId: number, keepEmpty = 
   return changed;
 }
 
+type BatchInput = {
+  kind: Kind;
+  target: Target;
+  value: string | null;
+  select: Selection;
+  /** Suggestions: also replace buckets already assigned (by a person or an earlier batch); default: fill empty ones. */
+  replaceAssigned?: boolean | undefined;
+};
+
+/** The changes a batch would make, as `SELECT item, cur, nxt` (its parameters follow). */
+function changesSql(a: BatchInput): { sql: string; params: unknown[] } {
+  const perItem = a.kind === 'suggest';
+  const items = itemsSql(a.target, a.select, perItem ? 'suggested' : '?');
+  const params = perItem ? items.params : [a.value, ...items.params];
+  const keep = perItem ? `AND nxt IS NOT NULL ${a.replaceAssigned ? '' : 'AND cur IS NULL'}` : '';
+  return { sql: `SELECT item, cur, nxt FROM (${items.sql}) WHERE cur IS NOT nxt ${keep}`, params };
+}
+
+/**
+ * What a batch would do, without doing it (the page shows it before it changes anything): how many
+ * items the selection names, how many would change, and how many of those hold a value now that
+ * would be replaced. Suggestions also count the assigned buckets they leave alone.
+ */
+export function previewBatch(db: ReadDb, a: BatchInput) {
+  refuseUnknownItems(db, a.select);
+  const items = itemsSql(a.target, a.select, a.kind === 'suggest' ? 'suggested' : '?');
+  const itemParams = a.kind === 'suggest' ? items.params : [a.value, ...items.params];
+  const selected = (prepareCached(db, `SELECT count(*) AS n FROM (${items.sql})`).get(...itemParams) as { n: number })
+    .n;
+  const c = changesSql(a);
+  const r = prepareCached(db, `SELECT count(*) AS n, count(cur) AS replaced FROM (${c.sql})`).get(...c.params) as {
+    n: number;
+    replaced: number;
+  };
+  const kept = a.kind === 'suggest' && !a.replaceAssigned ? changesCount(db, { ...a, replaceAssigned: true }) - r.n : 0;
+  return { selected, changed: r.n, replaced: r.replaced, keptAssigned: kept };
+}
+
+const changesCount = (db: ReadDb, a: BatchInput) => {
+  const c = changesSql(a);
+  return (prepareCached(db, `SELECT count(*) AS n FROM (${c.sql})`).get(...c.params) as { n: number }).n;
+};
+
 /**
  * One bulk action in the caller's transaction: every selected item whose value differs from the new
  * one gets a change row (before/after), then the target is written from those rows. `value` null
- * with kind 'suggest' means "each task's own suggestion" (tasks without one are left alone).
+ * with kind 'suggest' means "each task's own suggestion" (tasks without one are left alone, and so
+ * are tasks with a bucket already, unless replaceAssigned: a person's choice is never overwritten
+ * by a rule without being asked).
  */
-export function applyBatch(
-  db: WriteDb,
-  a: { kind: Kind; target: Target; value: string | null; select: Selection; reason: string; now: string },
-): BatchResult {
+export function applyBatch(db: WriteDb, a: BatchInput & { reason: string; now: string }): BatchResult {
   refuseUnknownItems(db, a.select);
-  const perItem = a.kind === 'suggest';
   const batchId = newBatch(db, { ...a, selection: a.select });
-  const items = itemsSql(a.target, a.select, perItem ? 'suggested' : '?');
-  const params = perItem ? items.params : [a.value, ...items.params];
+  const c = changesSql(a);
   prepareCached(
     db,
-    `INSERT INTO curation_changes (batch_id, item, before, after)
-     SELECT ?, item, cur, nxt FROM (${items.sql}) WHERE cur IS NOT nxt ${perItem ? 'AND nxt IS NOT NULL' : ''}`,
-  ).run(batchId, ...params);
+    `INSERT INTO curation_changes (batch_id, item, before, after) SELECT ?, item, cur, nxt FROM (${c.sql})`,
+  ).run(batchId, ...c.params);
   return {
     batchId: applyChanges(db, a.target, batchId) ? batchId : null,
     changed: changedOf(db, batchId),

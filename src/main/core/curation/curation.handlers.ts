@@ -3,7 +3,7 @@ import { pagedIds, pagedValues } from '../db/paged-list';
 import { prepareCached } from '../db/sqlite';
 import type { HandlerMap } from '../lib/handler-types';
 import { notFound } from '../lib/errors';
-import { applyBatch, osUser, type Target, undoRedo } from './batches';
+import { applyBatch, osUser, previewBatch, type Target, undoRedo } from './batches';
 import { CURATION_TABLE, curationRepo } from './curation.repo';
 import { previewRule } from './rule-preview';
 import { DEFAULT_RULE, readRules, ruleOf } from './rules';
@@ -70,6 +70,14 @@ export const curationHandlers = {
     touchFor(ctx, 'bucket');
     return applyBatch(ctx.db, { kind: 'suggest', target: 'bucket', value: null, ...input, now: ctx.now() });
   },
+  'curation.preview': (input, ctx) =>
+    previewBatch(ctx.db, {
+      kind: input.action,
+      target: input.action === 'pool' ? 'pool' : 'bucket',
+      value: input.action === 'suggest' ? null : input.value,
+      select: input.select,
+      replaceAssigned: input.replaceAssigned,
+    }),
   'curation.setPool': (input, ctx) => {
     touchFor(ctx, 'pool');
     return applyBatch(ctx.db, { kind: 'pool', target: 'pool', value: input.pool, ...input, now: ctx.now() });

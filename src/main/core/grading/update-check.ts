@@ -1,4 +1,5 @@
 import type { Check } from '../../../shared/contract/entities/checks';
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import type { WriteDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import { storeTaskSpec } from '../tasks/spec-store';
@@ -39,17 +40,22 @@ export function updateCheck(
   const at = spec.checks.findIndex((c) => c.id === input.check.id);
   if (at < 0) throw notFound(`check ${input.check.id} of task ${input.taskId}`);
   const checks = spec.checks.map((c, i) => (i === at ? input.check : c));
-  const next = { ...spec, checks };
-  const version = storeTaskSpec(db, next, {
-    origin: task.row.origin === 'generated' ? 'generated' : 'manual',
-    now,
-    reason: `check ${input.check.id} edited`,
-  });
-  const validated = validateStored(repo, input.taskId, now, (id) => slotsRepo(db).get(id));
-  if (validated) validationWriter(db).save(input.taskId, validated.rounds, validated.hash);
+  return saveSpecVersion(db, { ...spec, checks }, task.row.origin, `check ${input.check.id} edited`, now);
+}
+
+/**
+ * Stores `next` as the task's next version, validates it at once and re-grades every graded
+ * trajectory of the task with its checks (a check edit, a revert or its undo): one path, so the
+ * grid's scores always belong to the version saved.
+ */
+export function saveSpecVersion(db: WriteDb, next: TaskSpec, origin: string, reason: string, now: string) {
+  const repo = tasksRepo(db);
+  const version = storeTaskSpec(db, next, { origin: origin === 'generated' ? 'generated' : 'manual', now, reason });
+  const validated = validateStored(repo, next.task_id, now, (id) => slotsRepo(db).get(id));
+  if (validated) validationWriter(db).save(next.task_id, validated.rounds, validated.hash);
   const last = validated?.rounds.at(-1);
   const failed = last?.verdicts.find((v) => v.status === 'fail');
-  const summary = regradeTask(db, input.taskId, next);
+  const summary = regradeTask(db, next.task_id, next);
   return {
     version,
     validation: (last?.valid ? 'valid' : 'invalid') as 'valid' | 'invalid',

@@ -4,7 +4,8 @@ import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
 import { SLOT_TABLE, slotsRepo, slotsWriter } from '../db/repos/slots.repo';
 import { deleteWhere, pagedIds, pagedValues, restoreDeleted } from '../db/paged-list';
-import type { ReadDb } from '../db/sqlite';
+import { restoreSlotLinks } from './slot-links';
+import { prepareCached, type ReadDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import type { HandlerMap } from '../lib/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
@@ -75,8 +76,19 @@ export const planHandlers = {
     return out;
   },
   'plan.restoreDeleted': (input, ctx) => {
+    // The batch's ids free before the restore: an id taken since stays the other slot's, links and all.
+    const free = (
+      prepareCached(ctx.db, "SELECT row ->> '$.id' AS id FROM grid_trash WHERE batch = ? AND table_name = ?").all(
+        input.batch,
+        SLOT_TABLE.table,
+      ) as { id: number }[]
+    )
+      .map((r) => r.id)
+      .filter((id) => !slotsRepo(ctx.db).get(id));
     const out = restoreDeleted(ctx.db, SLOT_TABLE, input.batch);
+    restoreSlotLinks(ctx.db, free);
     ctx.touch('coverage_slots');
+    ctx.touch('tasks');
     return out;
   },
 
@@ -148,10 +160,15 @@ export const planHandlers = {
     });
     const now = ctx.now();
     const slots = input.slots.map((s) => write.insert(s, now, s.created_at));
+    restoreSlotLinks(
+      ctx.db,
+      slots.map((s) => s.id),
+    );
     ctx.touch(
       'coverage_slots',
       slots.map((s) => s.id),
     );
+    ctx.touch('tasks');
     return { slots };
   },
 

@@ -8,6 +8,9 @@ import { validationWriter } from '../validation/validation.repo';
 import { assertUniqueKey, fixtureColumns, parseCell } from './fixture-columns';
 import { tasksRepo, tasksWriter } from './tasks.repo';
 import { slotsRepo } from '../db/repos/slots.repo';
+import { storeTaskSpec } from './spec-store';
+import { fixturesOfTask } from './spec-fixtures';
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 
 type Repo = ReturnType<typeof tasksRepo>;
 
@@ -26,7 +29,7 @@ export function fixtureSchema(service: string, env: string) {
 function loadRecords(repo: Repo, taskId: string, service: string, env?: string) {
   const task = repo.get(taskId);
   if (!task) throw notFound(`task ${taskId} (deleted by another writer?)`);
-  const fixtures = repo.fixtures(taskId);
+  const fixtures = fixturesOfTask(repo, taskId);
   const def = SERVICE_REGISTRY.get(service);
   const fixtureEnv = env ?? def?.fixtureEnv;
   const f = fixtures.find((x) => x.service === service && x.env === fixtureEnv);
@@ -103,7 +106,7 @@ export function updateFixtureCell(
   now: string,
 ) {
   const repo = tasksRepo(db);
-  const { fixture, schema, key, records } = loadRecords(repo, input.taskId, input.service, input.fixtureEnv);
+  const { fixture, schema, key, records, task } = loadRecords(repo, input.taskId, input.service, input.fixtureEnv);
   const rec = records[input.index];
   const where = `record ${input.index + 1}`;
   if (!isObject(rec))
@@ -148,13 +151,40 @@ export function updateFixtureCell(
   if (dumpsPy(next) === dumpsPy(rec))
     return { version: repo.get(input.taskId)!.row.version, row: toRow(rec), status: null };
   records[input.index] = next;
+  const reason = `edit of ${input.service} (${fixture.env}) ${where} field ${input.field}`;
+  if (fixture.inline) {
+    const out = commitInlineRecords(db, task, input.service, records, reason, now);
+    return { version: out.version, row: toRow(next), status: out.status };
+  }
   const content = dumpsPy(records, { itemSep: ', ', keySep: ': ' });
   const out = commitFixtures(
     db,
     input.taskId,
     [{ service: input.service, env: fixture.env, content, records: records.length }],
-    `edit of ${input.service} (${fixture.env}) ${where} field ${input.field}`,
+    reason,
     now,
   );
   return { version: out.version, row: toRow(next), status: out.status };
+}
+
+/**
+ * An edit of records inline in a TaskSpec (generated, hand-written tasks): the spec with the
+ * service's new records is the task's next version, validated at once like a fixture file edit.
+ */
+function commitInlineRecords(
+  db: WriteDb,
+  task: NonNullable<ReturnType<Repo['get']>>,
+  service: string,
+  records: PyValue[],
+  reason: string,
+  now: string,
+) {
+  const spec = task.spec as unknown as TaskSpec;
+  const plain = records.map((r) => toPlain(r) as Record<string, unknown>);
+  const next = { ...spec, services: spec.services.map((s) => (s.name === service ? { ...s, records: plain } : s)) };
+  const origin = task.row.origin === 'generated' ? 'generated' : 'manual';
+  const version = storeTaskSpec(db, next, { origin, now, reason });
+  const validated = validateStored(tasksRepo(db), task.row.task_id, now, (id) => slotsRepo(db).get(id));
+  if (validated) validationWriter(db).save(task.row.task_id, validated.rounds, validated.hash);
+  return { version, status: (validated?.rounds.at(-1)?.valid ? 'valid' : 'invalid') as 'valid' | 'invalid' };
 }

@@ -51,8 +51,8 @@ export function storeTaskSpec(
   prepareCached(db, 'DELETE FROM validation_reports WHERE task_id = ?').run(spec.task_id);
   prepareCached(
     db,
-    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) ' +
-      'VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(spec.task_id, version, hash, o.reason ?? (prev ? 'edited spec' : `${o.origin} task`), '{}', o.now);
+    'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at, spec) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(spec.task_id, version, hash, o.reason ?? (prev ? 'edited spec' : `${o.origin} task`), '{}', o.now, json);
   return version;
 }

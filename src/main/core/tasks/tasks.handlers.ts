@@ -4,6 +4,7 @@ import { importTasks } from './import-tasks';
 import { tasksRepo } from './tasks.repo';
 import { storedTaskSpec } from './task-spec-of';
 import { fixtureRows, updateFixtureCell } from './fixture-edit';
+import { fixturesOfTask } from './spec-fixtures';
 import { revertTo, versionDiff } from './task-versions';
 import { pagedIds, pagedValues } from '../db/paged-list';
 import { TASK_TABLE } from './tasks.repo';
@@ -16,7 +17,11 @@ export const tasksHandlers = {
     const repo = tasksRepo(ctx.db);
     const t = repo.get(input.taskId);
     if (!t) throw notFound(`task ${input.taskId}`);
-    return { row: t.row, spec: t.spec, fixtures: repo.fixtures(input.taskId).map(({ content: _c, ...f }) => f) };
+    return {
+      row: t.row,
+      spec: t.spec,
+      fixtures: fixturesOfTask(repo, input.taskId).map(({ content: _c, inline: _i, ...f }) => f),
+    };
   },
   'tasks.import': importTasks,
   'tasks.versions': (input, ctx) => tasksRepo(ctx.db).versions(input.taskId),
@@ -32,9 +37,10 @@ export const tasksHandlers = {
   },
   'tasks.versionDiff': (input, ctx) => versionDiff(ctx.db, input.taskId, input.version, input.against),
   'tasks.revert': (input, ctx) => {
-    const out = revertTo(ctx.db, input.taskId, input.version, ctx.now());
+    const { ids, ...out } = revertTo(ctx.db, input.taskId, input.version, ctx.now(), input.expectedVersion);
     ctx.touch('tasks');
     ctx.touch('validation_reports');
+    if (ids.length) ctx.touch('trajectories', ids);
     return out;
   },
 } satisfies Partial<HandlerMap>;

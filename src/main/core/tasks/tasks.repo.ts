@@ -97,6 +97,14 @@ export function tasksRepo(db: ReadDb) {
       ) as { fixtures: string } | undefined;
       return r ? (JSON.parse(r.fixtures) as Record<string, string>) : undefined;
     },
+    /** The spec JSON text a version had (null: written before versions kept it), undefined: no such version. */
+    versionSpec(taskId: string, version: number): string | null | undefined {
+      const r = prepareCached(db, 'SELECT spec FROM task_versions WHERE task_id = ? AND version = ?').get(
+        taskId,
+        version,
+      ) as { spec: string | null } | undefined;
+      return r ? r.spec : undefined;
+    },
     /** Validation status per existing task id (ids that are gone are absent). */
     statuses(ids: readonly string[]): Map<string, string> {
       const q = prepareCached(db, 'SELECT validation_status AS s FROM tasks WHERE task_id = ?');
@@ -168,9 +176,9 @@ export function tasksWriter(db: WriteDb) {
       );
       prepareCached(
         db,
-        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at) VALUES ' +
-          '(?, ?, ?, ?, ?, ?)',
-      ).run(taskId, version, hash, reason, JSON.stringify(fixtures), now);
+        'INSERT OR REPLACE INTO task_versions (task_id, version, content_hash, reason, fixtures, created_at, spec) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, (SELECT spec FROM tasks WHERE task_id = ?))',
+      ).run(taskId, version, hash, reason, JSON.stringify(fixtures), now, taskId);
     },
     /** Replace one service's fixture text and move the task to a new version. */
     writeFixture(

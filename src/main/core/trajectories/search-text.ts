@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Message } from '../../../shared/contract/entities/trajectory';
+import { cjkHighlights } from './cjk-search';
 
 type Loose = { messages?: readonly Partial<Message>[] };
 
@@ -33,8 +34,10 @@ let scratch: Database.Database | undefined;
  */
 export function searchSnippets(
   texts: { id: number; text: string }[],
-  match: string,
+  match: string | null,
+  cjk: readonly string[] = [],
 ): Map<number, { snippet: string; highlights: [number, number][] }> {
+  if (!match) return new Map(texts.map((t) => [t.id, cjkSnippet(t.text, cjk)]));
   if (!scratch) {
     scratch = new Database(':memory:');
     scratch.exec("CREATE VIRTUAL TABLE s USING fts5 (text, tokenize = 'unicode61 remove_diacritics 2')");
@@ -48,10 +51,22 @@ export function searchSnippets(
     const rows = db
       .prepare("SELECT rowid AS id, snippet(s, 0, char(2), char(3), '…', 24) AS snip FROM s WHERE s MATCH ?")
       .all(match) as { id: number; snip: string }[];
-    for (const r of rows) out.set(r.id, marks(r.snip));
+    for (const r of rows) {
+      const m = marks(r.snip);
+      out.set(r.id, cjk.length ? { ...m, highlights: [...m.highlights, ...cjkHighlights(m.snippet, cjk)] } : m);
+    }
     db.exec('DELETE FROM s');
   })();
   return out;
+}
+
+/** A snippet around the first CJK term's first occurrence (FTS5's snippet() knows only the word index's terms). */
+function cjkSnippet(text: string, cjk: readonly string[]): { snippet: string; highlights: [number, number][] } {
+  const at = Math.min(...cjk.map((t) => text.indexOf(t)).filter((i) => i >= 0));
+  if (!Number.isFinite(at)) return { snippet: '', highlights: [] };
+  const from = Math.max(0, at - 40);
+  const snippet = `${from ? '…' : ''}${text.slice(from, at + 80)}${at + 80 < text.length ? '…' : ''}`;
+  return { snippet, highlights: cjkHighlights(snippet, cjk) };
 }
 
 /** "a \x02b\x03 c" → "a b c" with [[2, 3]]. */

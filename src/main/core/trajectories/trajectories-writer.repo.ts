@@ -1,3 +1,4 @@
+import { cjkText } from './cjk-search';
 import { prepareCached, type WriteDb } from '../db/sqlite';
 import type { PreparedRow } from './import/prepare';
 import { appRowScores } from './row-scores';
@@ -37,8 +38,11 @@ export function trajectoriesWriter(db: WriteDb) {
       ).get(r.collection, r.taskId) as { t: number }
     ).t;
 
-  const search = (id: number, text: string) =>
+  const search = (id: number, text: string) => {
     prepareCached(db, 'INSERT INTO trajectories_fts (rowid, text) VALUES (?, ?)').run(id, text);
+    const cjk = cjkText(text);
+    if (cjk) prepareCached(db, 'INSERT INTO trajectories_cjk (rowid, text) VALUES (?, ?)').run(id, cjk);
+  };
 
   /** A row and its body, not its search text (search). */
   const store = (r: PreparedRow, now: string): Inserted => {

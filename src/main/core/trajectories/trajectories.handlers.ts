@@ -10,7 +10,7 @@ import { indexForSearch, searchSnippets } from './search-text';
 import { supersession } from './supersede';
 import { trajectoriesWriter } from './trajectories-writer.repo';
 import { locateEvidence } from './stored-grade';
-import { matchOf, textWhere, withFtsErrors } from './text-filter';
+import { searchOf, textIds, textWhere, withFtsErrors } from './text-filter';
 import { TRAJECTORY_TABLE, trajectoriesRepo } from './trajectories.repo';
 import { pagedIds, pagedValues } from '../db/paged-list';
 
@@ -52,14 +52,14 @@ export const trajectoriesHandlers = {
   },
   'trajectories.search': (input, ctx) => {
     const repo = trajectoriesRepo(ctx.db);
-    const match = matchOf(input);
-    const found = withFtsErrors(() => repo.search(match, input.offset, input.limit));
+    const { match, cjk } = searchOf(input);
+    const found = withFtsErrors(() => repo.search({ match, ids: textIds(input) }, input.offset, input.limit));
     const texts = found.ids.flatMap((id) => {
       const row = repo.row(id);
       const body = repo.body(id);
       return row && body ? [{ id, text: indexForSearch(loadTrajectory(ctx.db, row.source_format, body)) }] : [];
     });
-    const snippets = searchSnippets(texts, match);
+    const snippets = searchSnippets(texts, match, cjk);
     return {
       hits: found.ids.map((id) => ({ id, ...(snippets.get(id) ?? { snippet: '', highlights: [] }) })),
       total: found.total,

@@ -115,20 +115,30 @@ export function trajectoriesRepo(db: ReadDb) {
         | undefined;
       return r ? (JSON.parse(r.texts) as string[]) : [];
     },
-    /** Ids matching an FTS5 query, best first (bm25), and how many match. */
-    search(match: string, offset: number, limit: number): { ids: number[]; total: number } {
+    /**
+     * Ids a search finds and how many: best first (bm25) when it has words, else newest first (a CJK
+     * substring has no rank). `ids` is textIds()'s id set.
+     */
+    search(
+      s: { match: string | null; ids: { sql: string; params: unknown[] } },
+      offset: number,
+      limit: number,
+    ): { ids: number[]; total: number } {
       const total = (
-        prepareCached(db, 'SELECT count(*) AS n FROM trajectories_fts WHERE trajectories_fts MATCH ?').get(match) as {
-          n: number;
-        }
+        prepareCached(db, `SELECT count(*) AS n FROM (${s.ids.sql})`).get(...s.ids.params) as { n: number }
       ).n;
-      const ids = (
-        prepareCached(
-          db,
-          'SELECT rowid AS id FROM trajectories_fts WHERE trajectories_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?',
-        ).all(match, limit, offset) as { id: number }[]
-      ).map((r) => r.id);
-      return { ids, total };
+      const page = s.match
+        ? prepareCached(
+            db,
+            `SELECT rowid AS id FROM trajectories_fts WHERE trajectories_fts MATCH ? AND rowid IN (${s.ids.sql}) ` +
+              'ORDER BY rank LIMIT ? OFFSET ?',
+          ).all(s.match, ...s.ids.params, limit, offset)
+        : prepareCached(db, `SELECT rowid AS id FROM (${s.ids.sql}) ORDER BY rowid DESC LIMIT ? OFFSET ?`).all(
+            ...s.ids.params,
+            limit,
+            offset,
+          );
+      return { ids: (page as { id: number }[]).map((r) => r.id), total };
     },
     collections() {
       return prepareCached(

@@ -10,6 +10,17 @@ declare global {
 
 const TOKEN_KEY = 'coworkenv.token';
 
+/** Why the server refused this tab: it had no token, or one the server does not know (it was restarted). */
+export type SessionProblem = 'missing' | 'rejected';
+let sessionProblem: SessionProblem | null = null;
+const sessionListeners = new Set<(p: SessionProblem) => void>();
+/** The tab's sign-in problem so far (null: none seen); the app shows it instead of empty grids. */
+export const currentSessionProblem = () => sessionProblem;
+export function onSessionProblem(listener: (p: SessionProblem) => void): () => void {
+  sessionListeners.add(listener);
+  return () => void sessionListeners.delete(listener);
+}
+
 /**
  * Browser mode: the server prints a URL with #token=…; keep it for this tab (reloads included)
  * and take it out of the address bar so it is not copied around by accident.
@@ -33,6 +44,11 @@ function httpTransport(): PreloadApi {
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify(input ?? {}),
         });
+        // 401 is the transport's own answer (wrong or missing token): every later call would fail the same way.
+        if (res.status === 401 && !sessionProblem) {
+          sessionProblem = token ? 'rejected' : 'missing';
+          for (const l of sessionListeners) l(sessionProblem);
+        }
         return (await res.json()) as ApiResult<unknown>;
       } catch (err) {
         return {

@@ -18,6 +18,8 @@ import * as m0016 from './0016-task-source';
 import * as m0017 from './0017-mean-buckets';
 import * as m0018 from './0018-score-of-record';
 import * as m0019 from './0019-upstream-grades';
+import * as m0020 from './0020-undo-history';
+import * as m0021 from './0021-cjk-search';
 
 export type Migration = { name: string; up(db: Db): void };
 
@@ -42,4 +44,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0017,
   m0018,
   m0019,
+  m0020,
+  m0021,
 ];

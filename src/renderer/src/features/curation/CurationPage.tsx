@@ -8,6 +8,7 @@ import { CURATION_COLUMNS } from '../../grids/curation.columns';
 import { QuickSearch } from '../../grids/QuickSearch';
 import { StatusBar, type Notice } from '../../grids/StatusBar';
 import { gridTheme } from '../../grids/theme';
+import { useGridKeys } from '../../grids/use-grid-keys';
 import { useServerGrid } from '../../grids/use-server-grid';
 import { CurationCharts } from './CurationCharts';
 import { CurationLog } from './CurationLog';
@@ -22,6 +23,8 @@ const ROW_SELECTION = {
 } as const;
 const DEFAULT_COL = { sortable: true, resizable: true };
 const KEYS: Record<string, CurationBucket> = { k: 'KEEP', t: 'TRIVIAL', u: 'UNSOLVABLE' };
+/** A bulk change of more tasks than this asks first, saying what it will change. */
+export const CONFIRM_ABOVE = 10;
 
 const typing = (t: EventTarget | null) =>
   t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
@@ -36,7 +39,9 @@ export default function CurationPage({ workspace }: { workspace: string }) {
   const [reason, setReason] = useState('');
   const [current, setCurrent] = useState<string | null>(null);
   const [filterKey, setFilterKey] = useState('{"filters":[]}');
-  const allMatching = useRef(false);
+  // "Select all" names the filter as it was when clicked; any change of filter or search clears the selection, so
+  // a selection never outlives the filter it was made under (4 ticks shown, 37 tasks changed).
+  const allMatching = useRef<TaskSelection | null>(null);
   const g = useServerGrid<CurationTaskRow, string>({
     gridId: 'curation',
     workspace,
@@ -56,8 +61,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
   const selection = (): TaskSelection | null => {
     // The grid's field names are the contract's CurationField (the columns are its fields).
     // With no filter, "every row matching" is every task: the contract refuses an empty filter in a bulk write.
-    if (allMatching.current && g.selectedCount)
-      return g.filtered() ? { where: g.filter() as TaskSelection & never } : { all: true };
+    if (allMatching.current && g.selectedCount) return allMatching.current;
     const ids = g.selectedIds();
     if (ids.length) return { tasks: ids };
     const focused = g.api()?.getFocusedCell();
@@ -83,6 +87,33 @@ export default function CurationPage({ workspace }: { workspace: string }) {
       setNotice({ kind: 'error', text: errorText(e) });
     }
   };
+  const dropSelection = () => {
+    allMatching.current = null;
+    g.clearSelection();
+  };
+  /**
+   * Shows what a bulk action will change before it does (a count; a confirm above CONFIRM_ABOVE), then runs it and
+   * empties the reason box: the next change needs its own reason, never the last one's.
+   */
+  const preview = async (
+    label: string,
+    p: { action: 'assign' | 'suggest'; value: string | null; select: TaskSelection; replaceAssigned?: boolean },
+    f: () => Promise<{ batchId: number | null; changed: number; conflicts?: number }>,
+  ) => {
+    try {
+      const v = await call('curation.preview', p);
+      const kept = v.keptAssigned ? `; ${v.keptAssigned} assigned bucket(s) left as they are` : '';
+      const what =
+        `${label}: ${v.changed} of ${v.selected} selected task(s) will change` + ` (${v.replaced} replace a bucket)`;
+      if (!v.changed) return setNotice({ kind: 'info', text: `${label}: nothing would change${kept}` });
+      if (v.changed > CONFIRM_ABOVE && !window.confirm(`${what}${kept}. Go ahead?`))
+        return setNotice({ kind: 'info', text: `${label}: cancelled, nothing changed` });
+    } catch (e) {
+      return setNotice({ kind: 'error', text: errorText(e) });
+    }
+    await run(label, f);
+    setReason('');
+  };
   const needReason = () => {
     if (reason.trim()) return false;
     setNotice({ kind: 'error', text: 'Type a reason first: every change is logged with why' });
@@ -93,13 +124,21 @@ export default function CurationPage({ workspace }: { workspace: string }) {
     const select = selection();
     if (!select) return setNotice({ kind: 'error', text: 'Select tasks (or focus a row) first' });
     if (needReason()) return;
-    void run(`Assign ${bucket ?? 'none'}`, () => call('curation.assign', { bucket, select, reason }));
+    void preview(`Assign ${bucket ?? 'none'}`, { action: 'assign', value: bucket, select }, () =>
+      call('curation.assign', { bucket, select, reason }),
+    );
   };
   const applySuggestions = () => {
-    const select: TaskSelection = selection() ?? { all: true };
+    // Never "everything" by default: with nothing selected, Select all says so on purpose.
+    const select = selection();
+    if (!select) return setNotice({ kind: 'error', text: 'Select tasks (or Select all) to apply their suggestions' });
     if (needReason()) return;
-    void run('Apply suggestions', () => call('curation.applySuggestions', { select, reason }));
+    void preview('Apply suggestions', { action: 'suggest', value: null, select }, () =>
+      call('curation.applySuggestions', { select, reason }),
+    );
   };
+  const undoLast = () => void run('Undo', () => call('curation.undo', {}));
+  useGridKeys({ z: undoLast });
 
   const keys = useRef({ assign });
   keys.current = { assign };
@@ -133,12 +172,17 @@ export default function CurationPage({ workspace }: { workspace: string }) {
           aria-label="Reason"
           data-testid="curation-reason"
         />
-        <QuickSearch value={g.quick} onChange={g.setQuick} placeholder="Search task ids, names, categories…" />
+        <QuickSearch
+          value={g.quick}
+          onChange={(t) => (g.setQuick(t), dropSelection())}
+          placeholder="Search task ids, names, categories…"
+        />
         <button
           type="button"
           onClick={() =>
             void g.selectAllMatching().then((n) => {
-              allMatching.current = true;
+              const f = g.filter();
+              allMatching.current = g.filtered() ? { where: f as TaskSelection & never } : { all: true };
               setNotice({ kind: 'info', text: `Selected ${n} matching task(s)` });
             })
           }
@@ -154,11 +198,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
         <button type="button" onClick={applySuggestions} data-testid="apply-suggestions">
           Apply suggestions
         </button>
-        <button
-          type="button"
-          onClick={() => void run('Undo', () => call('curation.undo', {}))}
-          data-testid="curation-undo"
-        >
+        <button type="button" onClick={undoLast} title="Ctrl+Z" data-testid="curation-undo">
           Undo last
         </button>
         <button
@@ -177,12 +217,12 @@ export default function CurationPage({ workspace }: { workspace: string }) {
           {...g.gridProps}
           onFilterChanged={() => {
             g.gridProps.onFilterChanged();
-            allMatching.current = false;
+            dropSelection();
             setFilterKey(JSON.stringify(g.filter()));
           }}
           onSelectionChanged={(e) => {
             g.gridProps.onSelectionChanged?.(e as never);
-            if (e.source !== 'api') allMatching.current = false;
+            if (e.source !== 'api') allMatching.current = null;
           }}
           onCellFocused={(e) => {
             const row = e.rowIndex === null ? undefined : g.api()?.getDisplayedRowAtIndex(e.rowIndex)?.data;

@@ -141,6 +141,17 @@ export function copyText(g: Grid): string | undefined | Promise<string> {
   return node?.data && cell ? slotText(node.data, cell.column.getColId()) : undefined;
 }
 
+/** The fields a new slot cannot do without (SlotInput's required ones). */
+const NEW_SLOT_FIELDS: readonly SlotField[] = [
+  'family',
+  'services',
+  'category',
+  'difficulty',
+  'language',
+  'reference_date',
+  'scenario',
+];
+
 const headerField = (h: string): SlotField | 'id' | undefined => {
   const k = h.trim().toLowerCase();
   if (k === 'id') return 'id';
@@ -149,7 +160,8 @@ const headerField = (h: string): SlotField | 'id' | undefined => {
 
 /**
  * Paste TSV. With a header row (our copy, or a sheet whose first row names most columns), known
- * columns are mapped and unknown ones named and skipped; rows with an id update those slots, others
+ * columns are mapped and unknown ones named and skipped; rows with an id update those slots; a block
+ * without ids or the fields a new slot needs updates the rows from the focused one down; else rows
  * are created. Without one, cells land from the focused cell rightwards and downwards; rows past
  * the last one become new slots. All-or-nothing; errors name 1-based rows as the sheet shows them.
  */
@@ -160,8 +172,15 @@ export async function pasteTsv(g: Grid, text: string): Promise<void> {
   type Row = { id?: number; values: Record<string, string> };
   let rows: Row[];
   if (header) {
-    rows = table.slice(1).map((cells) => {
-      const r: Row = { values: {} };
+    // A block with neither an id column nor every field a new slot needs can only be an update: it
+    // updates the rows from the focused one down, as a header-less block does (it used to add every
+    // row as a new, incomplete slot). A block with all of them (a sheet of new slots) still adds rows.
+    const api = g.api();
+    const complete = NEW_SLOT_FIELDS.every((f) => header.fields.includes(f));
+    const focus = header.fields.includes('id') || complete ? null : api?.getFocusedCell();
+    rows = table.slice(1).map((cells, i) => {
+      const node = focus ? api?.getDisplayedRowAtIndex(focus.rowIndex + i) : undefined;
+      const r: Row = node?.data ? { id: node.data.id, values: {} } : { values: {} };
       header.fields.forEach((f, i) => {
         const v = cells[i] ?? '';
         if (f === 'id') {

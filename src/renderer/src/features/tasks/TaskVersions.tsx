@@ -22,7 +22,12 @@ export function TaskVersions({ taskId, current }: { taskId: string; current: num
   const revert = async (version: number) => {
     try {
       const r = await call('tasks.revert', { taskId, version });
-      setMessage(`Reverted to version ${version}: now version ${r.version} (${r.status})`);
+      setMessage(
+        `Reverted to version ${version}: now version ${r.version} (${r.status})` +
+          (r.checksRestored
+            ? `; checks restored, re-graded ${r.regraded} trajectories, ${r.changed} changed score`
+            : ''),
+      );
     } catch (e) {
       setMessage(errorText(e));
     }
@@ -66,7 +71,18 @@ export function TaskVersions({ taskId, current }: { taskId: string; current: num
             Version {diff.version} against{' '}
             {diff.against === null ? 'nothing (first version)' : `version ${diff.against}`}
           </p>
-          {diff.fixtures.length === 0 && <p className="hint">No fixture changes.</p>}
+          {diff.fixtures.length === 0 && diff.checks.length === 0 && <p className="hint">No changes.</p>}
+          {diff.checks.length > 0 && (
+            <ul data-testid="check-diff">
+              {diff.checks.map((c) => (
+                <li key={c.id}>
+                  check <b>{c.id}</b> {c.change}: {c.before !== null && <del>{c.before}</del>}
+                  {c.before !== null && c.after !== null && ' → '}
+                  {c.after !== null && <ins>{c.after}</ins>}
+                </li>
+              ))}
+            </ul>
+          )}
           {diff.fixtures.map((f) => (
             <div key={f.env}>
               <b>{f.service}</b>

@@ -1,6 +1,10 @@
 import { useState } from 'react';
 import type { Check } from '../../../../shared/contract/entities/checks';
 import { call, errorText } from '../../api/client';
+import { useUndoStore } from '../../grids/undo';
+
+/** The undo stack of a task's checks (Ctrl+Z in the trajectory viewer). */
+export const checksUndoId = (taskId: string) => `checks:${taskId}`;
 
 const mean = (x: number | null) => (x === null ? '—' : x.toFixed(4));
 
@@ -33,10 +37,18 @@ export function CheckEditor({
     setBusy(true);
     try {
       const r = await call('grading.updateCheck', { taskId, check: parsed as Check, expectedVersion: version });
+      // Undo = revert to the version edited, unless another writer made a version since (CONFLICT).
+      useUndoStore.getState().push(checksUndoId(taskId), {
+        label: `edit of check ${check.id}`,
+        undo: async () => {
+          const u = await call('tasks.revert', { taskId, version, expectedVersion: r.version });
+          return `now version ${u.version}; re-graded ${u.regraded} trajectories, ${u.changed} changed score`;
+        },
+      });
       onDone(
         `Saved as version ${r.version} (validation: ${r.validation}${r.problem ? ` — ${r.problem}` : ''}); ` +
           `re-graded ${r.regraded} trajectories, ${r.changed} changed score, mean ${mean(r.meanBefore)} → ` +
-          `${mean(r.meanAfter)}`,
+          `${mean(r.meanAfter)} — Ctrl+Z undoes`,
       );
     } catch (e) {
       setError(errorText(e));

@@ -60,8 +60,13 @@ function Side({ d }: { d: Loaded }) {
   return (
     <div className="compare-side" data-testid={`compare-side-${d.row.id}`}>
       <h3>
-        #{d.row.id} · {d.row.agent} · trial {d.row.trial}
+        #{d.row.id} · trial {d.row.trial}
       </h3>
+      {/* Which runs are compared: the collection and the agent (and model) of each side, side by side. */}
+      <p className="compare-source" data-testid={`compare-source-${d.row.id}`}>
+        collection <b>{d.row.collection}</b> · agent <b>{d.row.agent || '—'}</b>
+        {d.row.model ? ` · model ${d.row.model}` : ''}
+      </p>
       <RowFacts row={d.row} t={d.trajectory} warnings={d.warnings} />
       <Conversation t={d.trajectory} focus={new Set()} dispatches={calls.byCall} />
     </div>

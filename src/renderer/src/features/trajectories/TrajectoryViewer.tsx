@@ -2,8 +2,10 @@ import { useCallback, useMemo, useState } from 'react';
 import type { Evidence } from '../../../../shared/contract/entities/checks';
 import { navigate } from '../../router';
 import { AuditPanel } from './AuditPanel';
-import { CheckEditor } from './CheckEditor';
-import { Conversation } from './Conversation';
+import { undoLast, useUndoStack } from '../../grids/undo';
+import { useGridKeys } from '../../grids/use-grid-keys';
+import { CheckEditor, checksUndoId } from './CheckEditor';
+import { Conversation, revealAnchor } from './Conversation';
 import { anchorOf, dispatchesByCall } from './evidence';
 import { GradePanel } from './GradePanel';
 import { RowFacts } from './RowFacts';
@@ -22,12 +24,16 @@ export function TrajectoryViewer({ id, onClose }: { id: number; onClose(): void 
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
   const siblings = useSiblings(d?.row.task_id, id);
+  const undoId = checksUndoId(d?.row.task_id ?? '');
+  const undo = useUndoStack(undoId);
+  const doUndo = () => void undoLast(undoId).then((n) => setNotice(n.text));
+  useGridKeys({ z: doUndo }, undo.length > 0);
   const calls = useMemo(() => (d ? dispatchesByCall(d.trajectory) : null), [d]);
   const onFocus = useCallback((key: string, evidence: Evidence[], which = 0) => {
     const anchors = evidence.map(anchorOf).filter((a): a is string => a !== null);
     setFocus({ key, anchors: new Set(anchors) });
     const target = anchors[Math.min(which, anchors.length - 1)];
-    if (target) requestAnimationFrame(() => document.getElementById(target)?.scrollIntoView({ block: 'center' }));
+    if (target) requestAnimationFrame(() => revealAnchor(target));
   }, []);
 
   if (error)
@@ -76,6 +82,11 @@ export function TrajectoryViewer({ id, onClose }: { id: number; onClose(): void 
       )}
       <div className="viewer-body">
         <div className="viewer-side">
+          {undo.length > 0 && (
+            <button type="button" className="link-button" onClick={doUndo} title="Ctrl+Z" data-testid="undo-check">
+              Undo {undo.at(-1)!.label}
+            </button>
+          )}
           {editCheck && task && (
             <CheckEditor
               key={editCheck.id}
