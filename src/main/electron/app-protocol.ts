@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { CustomScheme } from 'electron';
-import { CONTENT_SECURITY_POLICY, contentTypeOf } from '../headless/static-files';
+import { CONTENT_SECURITY_POLICY, contentTypeOf } from '../renderer-serving';
 
 /**
  * The packaged renderer is served from coworkenv://app/ instead of file://: a file:// page may read

@@ -1,5 +1,5 @@
 import type { App, Session, WebContents, WebPreferences } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../headless/static-files';
+import { CONTENT_SECURITY_POLICY } from '../renderer-serving';
 
 export { CONTENT_SECURITY_POLICY };
 

@@ -1,28 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** The Content-Type for a file we serve; unknown kinds are opaque bytes (never sniffed: nosniff). */
-export const contentTypeOf = (file: string): string =>
-  TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-
-/** Same policy as the Electron window (src/main/electron/security.ts); ag-grid needs inline styles. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' " +
-  "data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+import { CONTENT_SECURITY_POLICY, contentTypeOf } from '../renderer-serving';
 
 /** Serves the built renderer; unknown paths get index.html (the app routes by hash). Never leaves `root`. */
 export function serveStatic(root: string | undefined, urlPath: string, res: ServerResponse): void {
