@@ -60,7 +60,8 @@ async function buildWorkspace(core: Core, dir: string, workspacePath: string): P
     -- some await a judge; in tau-a (recorded basis) a few rows recorded nothing and their app grade awaits a judge.
     UPDATE collections SET score_basis = 'app' WHERE name = 'tau2';
     UPDATE trajectories SET graded = 1, app_pending = CASE WHEN id % 3 = 0 THEN 0.25 END,
-        score = CASE WHEN id % 3 = 0 THEN NULL WHEN id % 3 = 1 THEN 1 - coalesce(source_reward, 0) ELSE source_reward END,
+        score = CASE WHEN id % 3 = 0 THEN NULL WHEN id % 3 = 1 THEN 1 - coalesce(source_reward, 0)
+          ELSE source_reward END,
         completion = CASE WHEN id % 3 = 0 THEN NULL ELSE 0.5 END
       WHERE collection = 'tau2';
     UPDATE trajectories SET passed = CASE WHEN score IS NULL THEN NULL ELSE score >= 1 END WHERE collection = 'tau2';
