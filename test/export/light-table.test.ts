@@ -21,7 +21,7 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
     bucket: null,
     override: null,
   };
-  const light = { ...base, pool: 'mixed', valid: true, prefix: 't' };
+  const light = { ...base, pool: 'mixed', valid: true, pending: false, prefix: 't' };
 
   it('gives back what was put in, ids of any script included, over several chunks; finds a repeated id', () => {
     const t = new LightTable();
@@ -38,6 +38,7 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
         bucket: i % 3 ? 'TRIVIAL' : null,
         override: i % 11 ? null : 'exclude',
         valid: i % 13 !== 0,
+        pending: i % 17 === 0,
       }),
     );
     expect(t.size).toBe(5000);
@@ -53,8 +54,10 @@ describe('LightTable: the selection metadata of every record, in columns', () =>
       override: null,
       pool: 'mixed',
       valid: true,
+      pending: false,
       prefix: 't',
     });
+    expect(t.light(4998)).toMatchObject({ pending: true, valid: true, bucket: null });
     expect(t.light(0)).toMatchObject({
       id: '记录-0-é',
       trial: null,

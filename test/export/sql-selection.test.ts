@@ -55,7 +55,26 @@ async function buildWorkspace(core: Core, dir: string, workspacePath: string): P
     UPDATE curation_tasks SET pool = 'mixed', bucket = 'KEEP' WHERE rowid = (SELECT min(rowid) FROM curation_tasks);
     UPDATE trajectories SET include_override = 'include' WHERE id % 11 = 0;
     UPDATE trajectories SET include_override = 'exclude' WHERE id % 17 = 0;
-    UPDATE trajectories SET valid = 0 WHERE id % 13 = 0;`);
+    UPDATE trajectories SET valid = 0 WHERE id % 13 = 0;
+    -- Issue 18 item 3: tau2 counts with the app's grade (as if re-graded): some rows disagree with their record,
+    -- some await a judge; in tau-a (recorded basis) a few rows recorded nothing and their app grade awaits a judge.
+    UPDATE collections SET score_basis = 'app' WHERE name = 'tau2';
+    UPDATE trajectories SET graded = 1, app_pending = CASE WHEN id % 3 = 0 THEN 0.25 END,
+        score = CASE WHEN id % 3 = 0 THEN NULL WHEN id % 3 = 1 THEN 1 - coalesce(source_reward, 0)
+          ELSE source_reward END,
+        completion = CASE WHEN id % 3 = 0 THEN NULL ELSE 0.5 END
+      WHERE collection = 'tau2';
+    UPDATE trajectories SET passed = CASE WHEN score IS NULL THEN NULL ELSE score >= 1 END WHERE collection = 'tau2';
+    -- Some pending rows get past the buckets (the shipped subset has few tasks): their verdict is the judge's.
+    UPDATE trajectories SET include_override = 'include', valid = 1 WHERE collection = 'tau2' AND id % 6 = 0;
+    UPDATE trajectories SET source_reward = NULL, source_success = NULL, source_completion = NULL, graded = 1,
+        score = NULL, completion = NULL, passed = NULL, app_pending = 0.5
+      WHERE collection = 'tau-a' AND id % 19 = 0;
+    -- And the last record of the KEEP task in mixed (kept unless pending): it awaits a judge, with no record.
+    UPDATE trajectories SET source_reward = NULL, source_success = NULL, source_completion = NULL, graded = 1,
+        score = NULL, completion = NULL, passed = NULL, app_pending = 0.5, valid = 1, include_override = NULL
+      WHERE id = (SELECT max(t.id) FROM trajectories t WHERE t.task_id =
+        (SELECT c.task_id FROM curation_tasks c WHERE c.rowid = (SELECT min(rowid) FROM curation_tasks)));`);
   return db;
 }
 
@@ -108,8 +127,71 @@ describe('the SQL selection and the LightTable select the same', () => {
     // Every rule met something: the comparison covers each of them.
     for (const reason of ['superseded', 'duplicate', 'excluded_by_curation', 'unsolvable', 'unbucketed'])
       expect(counts[reason], `${reason} in ${JSON.stringify(counts)}`).toBeGreaterThan(0);
-    for (const reason of ['invalid_rollout', 'unknown_pool', 'below_threshold', 'kept'])
+    for (const reason of ['invalid_rollout', 'unknown_pool', 'below_threshold', 'judge_pending', 'kept'])
       expect(counts[reason], `${reason} in ${JSON.stringify(counts)}`).toBeGreaterThan(0);
+  });
+
+  it("reads the score of record per the collection's basis; a pending judge is judge_pending, not a failure", () => {
+    const o = SftOptions.parse({ admittedBuckets: admitted({ allUncurated: true }) });
+    const rows = scanned(
+      sources({ allUncurated: true }).sql.preselect(o, compilePrefixPattern(o.trivialPrefixPattern)),
+    );
+    const stored = new Map(
+      (
+        db.prepare('SELECT id, collection, score, source_reward, app_pending, disagrees FROM trajectories').all() as {
+          id: number;
+          collection: string;
+          score: number | null;
+          source_reward: number | null;
+          app_pending: number | null;
+          disagrees: number | null;
+        }[]
+      ).map((r) => [String(r.id), r]),
+    );
+    let disagreeing = 0;
+    for (const r of rows) {
+      const t = stored.get(r.id)!;
+      // tau2 is on the app basis: its app score, never its record; the others keep their record.
+      expect(r.reward, `${r.id} (${t.collection})`).toBe(t.collection === 'tau2' ? t.score : t.source_reward);
+      if (t.disagrees === 1) disagreeing++;
+      if (r.reason === 'judge_pending') expect(t.app_pending).toBeGreaterThan(0);
+      if (t.app_pending && !['superseded', 'duplicate'].includes(r.reason ?? ''))
+        expect([
+          'judge_pending',
+          'excluded_by_curation',
+          'unsolvable',
+          'unbucketed',
+          'invalid_rollout',
+          'unknown_pool',
+        ]).toContain(r.reason);
+    }
+    expect(disagreeing).toBeGreaterThan(0);
+    expect(rows.find((r) => r.reason === 'judge_pending')!.detail).toMatch(/awaits an LLM judge/);
+  });
+
+  it("names each collection's basis and counts disagreements among exported records in the manifest", () => {
+    const { sql } = sources({ allUncurated: true });
+    const options = { pools: { mixed: { minReward: null, converter: true } }, requireToolSchemas: false };
+    const o = { ...options, admittedBuckets: admitted({ allUncurated: true }) };
+    exportSft({ records: sql, dialect: 'trl', outDir: path.join(dir, 'bases'), options: o });
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'bases', 'manifest.json'), 'utf8'));
+    const tau2 = manifest.scoreBasis.find((e: { collection: string }) => e.collection === 'tau2');
+    const disagreeing = manifest.records.filter(
+      (r: { lineage: { collection: string; disagrees: boolean | null } }) =>
+        r.lineage.collection === 'tau2' && r.lineage.disagrees,
+    ).length;
+    expect(tau2).toEqual({
+      collection: 'tau2',
+      basis: 'app',
+      exported: manifest.records.filter((r: { lineage: { collection: string } }) => r.lineage.collection === 'tau2')
+        .length,
+      disagreements: disagreeing,
+    });
+    expect(tau2.disagreements).toBeGreaterThan(0);
+    // Imports keep their record: nothing to disagree with on the recorded basis (their app grade is unknown here).
+    const others = manifest.scoreBasis.filter((e: { collection: string }) => e.collection !== 'tau2');
+    expect(others.length).toBeGreaterThan(0);
+    for (const e of others) expect(e).toMatchObject({ basis: 'recorded', disagreements: 0 });
   });
 
   it('writes the same export files, byte for byte, and the same previews', () => {

@@ -29,6 +29,11 @@ export function scoreOfRecordSql(t = '') {
     )}) END)`,
     score: `(CASE WHEN ${useApp} THEN ${c('score')} ELSE ${c('source_reward')} END)`,
     passed: `(CASE WHEN ${useApp} THEN ${c('passed')} ELSE ${c('source_success')} END)`,
+    /**
+     * 1 when the row counts with the app's grade and that grade awaits a judge: its score of record is unknown
+     * (NULL), not 0 — exports reject it as `judge_pending`, reports list it apart from failures and errors.
+     */
+    pending: `(${useApp} AND coalesce(${c('app_pending')}, 0) > 0)`,
   };
 }
 

@@ -9,6 +9,11 @@ const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, .
 /** A trajectory's bucket: its task's, in curation_tasks (migration 0013; curation/README.md, INTERFACE). */
 export const BUCKET_SQL = '(SELECT c.bucket FROM curation_tasks c WHERE c.task_id = trajectories.task_id)';
 
+/** Its collection's score basis (migration 0018): a handful of collections, read per row of a page. */
+export const SCORE_BASIS_SQL = '(SELECT s.score_basis FROM collections s WHERE s.name = trajectories.collection)';
+/** The app's grade awaits a judge (app_pending: the pending weight, NULL when none). */
+const JUDGE_PENDING_SQL = '(coalesce(app_pending, 0) > 0)';
+
 /**
  * The grid's fields. Indexed (migrations 0009, 0013): id, run_id, task_id (+trial), collection (+task_id),
  * agent, model (+score, task_id: a bucket filter tests the task id in the index), score, source_reward,
@@ -49,6 +54,10 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   score: num('score'),
   passed: num('passed', false),
   graded: num('graded', false),
+  // Disagreements are few and indexed where 1 (migration 0018); pending and basis take a handful of values.
+  disagrees: num('disagrees'),
+  judge_pending: num(JUDGE_PENDING_SQL, false),
+  score_basis: text(SCORE_BASIS_SQL, false),
   // Few values (mostly 0): "has warnings" reads the table in order, like valid and graded; no index to pay on import.
   warnings: num('warnings', false),
   created_at: text('created_at'),
@@ -59,7 +68,8 @@ const COLS =
   'source_reward, ' +
   'source_completion, source_success, trace_id, external, valid, superseded, superseded_by, include_override, ' +
   `${BUCKET_SQL} AS bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, ` +
-  'safety, robustness, score, passed, graded, checks_origin, warnings, created_at';
+  'safety, robustness, score, passed, graded, checks_origin, warnings, created_at, disagrees, ' +
+  `${JUDGE_PENDING_SQL} AS judge_pending, ${SCORE_BASIS_SQL} AS score_basis`;
 type Raw = Record<string, unknown>;
 const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>
@@ -71,6 +81,8 @@ const toRow = (r: Raw) =>
     superseded: r.superseded === 1,
     passed: bool(r.passed),
     graded: r.graded === 1,
+    disagrees: bool(r.disagrees),
+    judge_pending: r.judge_pending === 1,
   });
 
 /** The trajectories grid's table for pagedList. */

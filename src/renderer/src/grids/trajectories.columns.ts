@@ -11,8 +11,8 @@ const flag = (p: { value?: boolean | null }) => yesNo(p.value);
 
 /**
  * Trajectories grid columns: sort and filter run in SQL (indexed ones: task, run, collection,
- * agent, model, score, source reward, created; bucket is the task's, filtered through the task; see
- * TRAJECTORY_COLUMNS). Scores are our shared grader's; "source reward" is the source's own, kept beside them.
+ * agent, model, score, source reward, disagrees, created; bucket is the task's, filtered through the task; see
+ * TRAJECTORY_COLUMNS). "App score" is our shared grader's; "recorded score" the score of record, kept beside it.
  */
 export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },
@@ -27,14 +27,49 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   },
   {
     field: 'score',
-    headerName: 'Score',
-    width: 95,
+    headerName: 'App score',
+    headerTooltip: "The app's current grade (blank while a judge is pending); the score of record is Recorded score",
+    width: 100,
     valueFormatter: score,
     ...num,
     cellClass: (p) =>
       p.data?.passed ? 'status-cell status-valid' : p.data?.graded ? 'status-cell status-invalid' : '',
   },
   { field: 'passed', headerName: 'Passed', width: 90, valueFormatter: flag, ...yesNoSet },
+  // Issue 18 item 3: the score of record beside the app's grade; the collection's basis says which one counts.
+  {
+    field: 'source_reward',
+    headerName: 'Recorded score',
+    headerTooltip: 'The score of record: what the source (or the run, at run time) recorded. Re-grades never change it',
+    width: 125,
+    valueFormatter: score,
+    ...num,
+  },
+  {
+    field: 'disagrees',
+    headerName: 'Disagrees',
+    headerTooltip: 'Recorded score and app score both known and different (pass differs or |Δ| > 1e-6)',
+    width: 100,
+    valueFormatter: flag,
+    cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
+    ...yesNoSet,
+  },
+  {
+    field: 'judge_pending',
+    headerName: 'Judge pending',
+    headerTooltip: 'Checks await an LLM judge: the app score is unknown (blank), not 0 (Settings → Judge)',
+    width: 120,
+    valueFormatter: flag,
+    cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
+    ...yesNoSet,
+  },
+  {
+    field: 'score_basis',
+    headerName: 'Score basis',
+    headerTooltip: 'Which score the collection counts with in curation, reports and exports: recorded or app',
+    width: 110,
+    ...set,
+  },
   // Beside the grade it qualifies ("not graded: a call has no result", "graded against another task's checks").
   {
     field: 'warnings',
@@ -56,7 +91,6 @@ export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'message_count', headerName: 'Messages', width: 105, ...num },
   { field: 'tool_call_count', headerName: 'Tool calls', width: 105, ...num },
   { field: 'char_count', headerName: 'Chars', width: 95, ...num },
-  { field: 'source_reward', headerName: 'Source reward', width: 125, ...num },
   { field: 'source_format', headerName: 'Format', width: 130, ...set },
   { field: 'graded', headerName: 'Graded', width: 90, valueFormatter: flag, ...yesNoSet },
   { field: 'external', headerName: 'External', width: 95, valueFormatter: flag, ...yesNoSet },

@@ -24,3 +24,15 @@ export const ManifestRewards = z.object({
   exportedWithoutReward: count,
 });
 export type ManifestRewards = z.infer<typeof ManifestRewards>;
+
+/**
+ * Per collection of the exported records: the score basis selection read (recorded | app; null outside a
+ * workspace), how many records were exported and how many of them the recorded score and the app's grade disagree on.
+ */
+export const ManifestScoreBasis = z.object({
+  collection: z.string().nullable(),
+  basis: z.enum(['recorded', 'app']).nullable(),
+  exported: count,
+  disagreements: count,
+});
+export type ManifestScoreBasis = z.infer<typeof ManifestScoreBasis>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ManifestRewards, ManifestSchemaSource } from './export-provenance';
+import { ManifestRewards, ManifestSchemaSource, ManifestScoreBasis } from './export-provenance';
 
 /**
  * SFT export shapes (reference/formats.md §3, §6): the per-record metadata the exporter selects on,
@@ -34,6 +34,10 @@ export const SftLineage = z.looseObject({
   /** The id the source gave the task, and what qualifies it (benchmark/domain) when the task key includes it. */
   sourceTaskId: z.string().nullable().optional(),
   taskSource: z.string().nullable().optional(),
+  /** Which score selection read (the collection's basis, trajectories/score-basis.ts); absent outside a workspace. */
+  scoreBasis: z.enum(['recorded', 'app']).nullable().optional(),
+  /** The recorded score and the app's grade disagree (null: either is unknown). */
+  disagrees: z.boolean().nullable().optional(),
 });
 export type SftLineage = z.infer<typeof SftLineage>;
 
@@ -54,6 +58,8 @@ export const SftRecordMeta = z.object({
   supersedesCollections: z.array(z.string()).default([]),
   /** The scalar reward / task score compared with the pool threshold (§6.1). */
   reward: z.number().nullable(),
+  /** Its score awaits an LLM judge (null reward, not 0): never exported, rejected as judge_pending. */
+  judgePending: z.boolean().default(false),
   completion: z.number().nullable().default(null),
   pool: z.string().default('mixed'),
   bucket: SftBucket.nullable().default(null),
@@ -198,6 +204,8 @@ export const RejectionReason = z.enum([
   'unbucketed',
   'invalid_rollout',
   'unknown_pool',
+  // The score of record is the app's grade and a check of it awaits an LLM judge: unknown, neither pass nor fail.
+  'judge_pending',
   'reward_missing',
   'below_threshold',
   'no_usable_interaction',
@@ -224,6 +232,7 @@ export const STEP_OF_REASON: Record<RejectionReason, SftStep> = {
   bucket_not_admitted: 'buckets',
   unbucketed: 'buckets',
   invalid_rollout: 'threshold',
+  judge_pending: 'threshold',
   unknown_pool: 'threshold',
   reward_missing: 'threshold',
   below_threshold: 'threshold',
@@ -280,7 +289,7 @@ export const SftReport = z.object({
   render: RenderSummary.optional(),
 });
 export type SftReport = z.infer<typeof SftReport>;
-export { ManifestRewards, ManifestSchemaSource };
+export { ManifestRewards, ManifestSchemaSource, ManifestScoreBasis };
 
 export const ManifestFile = z.object({ path: z.string(), bytes: count, sha256: z.string(), rows: count.nullable() });
 export type ManifestFile = z.infer<typeof ManifestFile>;
@@ -314,6 +323,8 @@ export const SftManifest = z.object({
   files: z.array(ManifestFile),
   toolSchemas: z.array(ManifestSchemaSource).optional(),
   rewards: ManifestRewards.optional(),
+  /** Per collection: the score basis selection read and the disagreements among the exported records. */
+  scoreBasis: z.array(ManifestScoreBasis).optional(),
   records: z.array(ManifestRecord),
 });
 export type SftManifest = z.infer<typeof SftManifest>;

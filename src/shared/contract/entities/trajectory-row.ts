@@ -55,6 +55,15 @@ export const TrajectoryRow = z.object({
   /** False when our grader did not grade it (external task, or the source lacks what the grader needs). */
   graded: z.boolean(),
   checks_origin: z.enum(['authored', 'derived_from_task_yaml']).nullable(),
+  /**
+   * Issue 18 item 3 (migration 0018). source_reward / source_success are the score of record; score / passed the
+   * app's grade. disagrees: both known and they differ (null: either unknown). judge_pending: the app's grade has
+   * checks awaiting an LLM judge (its score, completion and pass are then null, never 0). score_basis: which of the
+   * two the row's collection counts with (curation, reports, exports).
+   */
+  disagrees: z.boolean().nullable().default(null),
+  judge_pending: z.boolean().default(false),
+  score_basis: z.enum(['recorded', 'app']).default('recorded'),
   /** How many warnings the import kept with it (reader and grader: trajectories.get gives their text). */
   warnings: int,
   created_at: z.string(),
@@ -95,6 +104,9 @@ export const TrajectorySortField = z.enum([
   'score',
   'passed',
   'graded',
+  'disagrees',
+  'judge_pending',
+  'score_basis',
   'warnings',
   'created_at',
 ]);

@@ -19,6 +19,7 @@ import type { SftRecord } from './preselect';
 import { RenderCheck, DEFAULT_TEMPLATE } from './render/render-check';
 import { ReportBuilder } from './report';
 import { rewardsOf, SchemaSources } from './schema-sources';
+import { ScoreBasisTally } from './score-basis-tally';
 import { type Emitted, runSelection, type SftProgress } from './sft-engine';
 import { toolVersion } from './tool-version';
 import type { VerlRow } from './dialects/verl.dialect';
@@ -76,6 +77,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
     const entries = track(new JsonArrayPart(at('.records.part')));
     const report = new ReportBuilder();
     const schemas = new SchemaSources();
+    const bases = new ScoreBasisTally();
     const render = renderCheckFor(dialect.id, o);
     const checkRendered = (e: Emitted<unknown>, row: unknown) => {
       if (!render) return;
@@ -100,7 +102,8 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
       onLint: (f) => lint.push(f),
       onProgress: input.onProgress,
     });
-    const entry = (e: Emitted<unknown>, hash: string) =>
+    const entry = (e: Emitted<unknown>, hash: string) => {
+      bases.add(e.light.collection, e.record.lineage);
       entries.push({
         recordId: e.light.id,
         trajectoryId: e.trajectoryId,
@@ -112,6 +115,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
         lineage: e.record.lineage ?? {},
         schemas: schemas.idOf(e.view.schemas),
       });
+    };
     if (dialect.id === 'verl') {
       const pulled = (function* () {
         for (const e of rows) {
@@ -172,6 +176,7 @@ export function exportSft(input: ExportSftInput): ExportSftResult {
       files,
       toolSchemas: schemas.list(),
       rewards: rewardsOf(report.pools, o, built.retained.withoutReward),
+      scoreBasis: bases.list(),
     };
     const manifest = entries.compose(at('manifest.json'), head, 'records');
     folder.commit();

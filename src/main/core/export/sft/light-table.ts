@@ -14,6 +14,8 @@ export type Light = {
   override: 'include' | 'exclude' | null;
   pool: string;
   valid: boolean;
+  /** Its score awaits an LLM judge (rejected as judge_pending when it has no reward). */
+  pending: boolean;
   prefix: string;
 };
 
@@ -98,7 +100,7 @@ export class LightTable {
   private readonly collection = new Column((n) => new Int32Array(n));
   private readonly attemptSet = new Column((n) => new Int32Array(n));
   private readonly reward = new Column((n) => new Float64Array(n));
-  /** bucket (2 bits), override (2 bits), valid (1 bit). */
+  /** bucket (2 bits), override (2 bits), valid (1 bit), judge pending (1 bit). */
   private readonly flags = new Column((n) => new Uint8Array(n));
   private readonly pool = new Column((n) => new Int32Array(n));
   private readonly prefix = new Column((n) => new Int32Array(n));
@@ -131,7 +133,10 @@ export class LightTable {
     this.collection.set(i, l.collection === null ? -1 : this.intern(l.collection));
     this.attemptSet.set(i, l.attemptSet === null ? -1 : this.intern(l.attemptSet));
     this.reward.set(i, l.reward ?? Number.NaN);
-    this.flags.set(i, BUCKETS.indexOf(l.bucket) | (OVERRIDES.indexOf(l.override) << 2) | (l.valid ? 16 : 0));
+    this.flags.set(
+      i,
+      BUCKETS.indexOf(l.bucket) | (OVERRIDES.indexOf(l.override) << 2) | (l.valid ? 16 : 0) | (l.pending ? 32 : 0),
+    );
     this.pool.set(i, this.intern(l.pool));
     this.prefix.set(i, this.intern(l.prefix));
     this.size++;
@@ -218,6 +223,10 @@ export class LightTable {
     return (this.flags.get(i) & 16) !== 0;
   }
 
+  isPending(i: number): boolean {
+    return (this.flags.get(i) & 32) !== 0;
+  }
+
   light(i: number): Light {
     const c = this.collection.get(i);
     return {
@@ -232,6 +241,7 @@ export class LightTable {
       override: this.overrideOf(i),
       pool: this.string(this.pool.get(i)),
       valid: this.isValid(i),
+      pending: this.isPending(i),
       prefix: this.string(this.prefix.get(i)),
     };
   }

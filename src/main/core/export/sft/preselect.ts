@@ -81,6 +81,7 @@ export function readLights(
       override: m.includeOverride,
       pool: m.pool,
       valid: m.valid,
+      pending: m.judgePending,
       prefix,
     });
   }
@@ -154,7 +155,13 @@ export function preselect(
   const unsolvable = new Set<string>();
   for (let i = 0; i < t.size; i++) {
     if (v.has(i)) continue;
-    const row = { override: t.overrideOf(i), bucket: t.bucketOf(i), valid: t.isValid(i), reward: t.rewardOf(i) };
+    const row = {
+      override: t.overrideOf(i),
+      bucket: t.bucketOf(i),
+      valid: t.isValid(i),
+      reward: t.rewardOf(i),
+      pending: t.isPending(i),
+    };
     const reason = rowReason({ ...row, pool: t.string(t.poolKey(i)) }, admitted, o);
     if (reason === 'unsolvable') unsolvable.add(t.string(t.taskKey(i)));
     if (reason) v.set(i, reason);

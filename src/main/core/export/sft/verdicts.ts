@@ -15,6 +15,7 @@ const REASONS = [
   'unknown_pool',
   'reward_missing',
   'below_threshold',
+  'judge_pending',
 ] as const satisfies readonly RejectionReason[];
 export type MetadataReason = (typeof REASONS)[number];
 
@@ -44,6 +45,8 @@ export function metadataDetail(reason: MetadataReason, f: DetailFields, o: SftOp
       return `task ${f.task} is ${f.bucket ?? 'UNBUCKETED'}`;
     case 'invalid_rollout':
       return 'an invalid rollout (infrastructure error or grader crash)';
+    case 'judge_pending':
+      return 'its score awaits an LLM judge (configure one, then grade --regrade; or switch the basis)';
     case 'unknown_pool':
       return `pool ${f.pool} has no rule (known: ${Object.keys(o.pools).join(', ')})`;
     case 'reward_missing':
@@ -60,6 +63,8 @@ export type RowFields = {
   valid: boolean;
   pool: string;
   reward: number | null;
+  /** The score awaits a judge (score-basis.ts `pending`). */
+  pending: boolean;
 };
 
 /**
@@ -75,6 +80,8 @@ export function rowReason(r: RowFields, admitted: ReadonlySet<string>, o: SftOpt
   if (!r.valid) return 'invalid_rollout';
   const rule = Object.hasOwn(o.pools, r.pool) ? o.pools[r.pool] : undefined;
   if (!rule) return 'unknown_pool';
+  // Unknown is neither a pass nor a failure: never trained on, and counted apart from missing rewards.
+  if (r.pending && r.reward === null) return 'judge_pending';
   if (rule.minReward === null) return null;
   if (r.reward === null) return 'reward_missing';
   return r.reward >= rule.minReward ? null : 'below_threshold';

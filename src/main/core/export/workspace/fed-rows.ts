@@ -2,6 +2,7 @@ import type { SftBucket } from '../../../../shared/contract/entities/export';
 import type { SourceFormat } from '../../../../shared/contract/entities/trajectory';
 import type { SftSelection } from '../../../../shared/contract/export.contract';
 import type { ReadDb } from '../../db/sqlite';
+import { type ScoreBasis, scoreOfRecordSql } from '../../trajectories/score-basis';
 
 /** One stored trajectory as the SFT export reads it (an SftRecord's metadata, before its body). */
 export type RecordRow = {
@@ -14,9 +15,14 @@ export type RecordRow = {
   agent: string;
   model: string;
   supersedes: string | null;
-  score: number | null;
-  source_reward: number | null;
-  completion: number | null;
+  /** The score of record per the collection's basis (trajectories/score-basis.ts): what selection compares. */
+  record_score: number | null;
+  record_completion: number | null;
+  /** 1 when that score awaits a judge (the app's grade counts and has judge-pending checks). */
+  judge_pending: number;
+  /** 1 when the recorded score and the app's grade disagree; null when either is unknown. */
+  disagrees: number | null;
+  score_basis: ScoreBasis | null;
   valid: number;
   error: string | null;
   external: number;
@@ -30,6 +36,7 @@ export type RecordRow = {
 };
 
 const PAGE = 1000;
+const BASIS = scoreOfRecordSql('t');
 /** curation_tasks.pool's default (migration 0011): where a task without a curation row belongs. */
 export const DEFAULT_TASK_POOL = 'mixed';
 const BUCKETS = new Set<string>(['KEEP', 'TRIVIAL', 'UNSOLVABLE']);
@@ -65,7 +72,8 @@ export function workspaceRows<R extends RecordRow>(
   const fed = fedRows(s);
   const sql = `
     SELECT t.id, t.task_id, t.source_task_id, t.task_source, t.trial, t.collection, t.agent, t.model, c.supersedes,
-      t.score, t.source_reward, t.completion,
+      ${BASIS.score} AS record_score, ${BASIS.value} AS record_completion, ${BASIS.pending} AS judge_pending,
+      t.disagrees, c.score_basis,
       t.valid, t.error, t.external, b.bucket, t.include_override, t.run_id, t.source_format,
       k.version AS task_version, k.slot_id, ${fed.pool} AS pool ${extra}
     FROM trajectories t

@@ -171,9 +171,10 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
     collectionId: r.collection,
     attemptSet: attemptSetOf(r),
     supersedesCollections: r.supersedes ? (JSON.parse(r.supersedes) as string[]) : [],
-    // Our grader's score when graded; the source's own reward otherwise (τ-bench, external tasks).
-    reward: r.score ?? r.source_reward,
-    completion: r.completion,
+    // The score of record per the collection's basis (trajectories/score-basis.ts), as curation counts it.
+    reward: r.record_score,
+    completion: r.record_completion,
+    judgePending: r.judge_pending === 1,
     pool: r.pool,
     bucket: bucketOf(r),
     includeOverride: r.include_override,
@@ -189,6 +190,8 @@ export function workspaceSftRecords(db: ReadDb, s: SftSelection, tally: Redactio
       sourceTaskId: r.source_task_id,
       taskSource: r.task_source,
       bucketDecision: { bucket: r.bucket, includeOverride: r.include_override },
+      scoreBasis: r.score_basis,
+      disagrees: r.disagrees === null ? null : r.disagrees === 1,
     },
     trajectory: () =>
       checkedBody(

@@ -100,14 +100,15 @@ export function sqlPreselected(
       let order = 0;
       for (const r of rows()) {
         const bucket = bucketOf(r);
-        const reward = r.score ?? r.source_reward;
+        const reward = r.record_score;
+        const pending = r.judge_pending === 1;
         const valid = r.valid === 1 && r.error === null;
         const reason: MetadataReason | null =
           r.superseded_by !== null
             ? 'superseded'
             : r.later_duplicate !== null
               ? 'duplicate'
-              : rowReason({ override: r.include_override, bucket, valid, pool: r.pool, reward }, admitted, o);
+              : rowReason({ override: r.include_override, bucket, valid, pool: r.pool, reward, pending }, admitted, o);
         const light = (): Light => ({
           id: String(r.id),
           order: at,
@@ -120,6 +121,7 @@ export function sqlPreselected(
           override: r.include_override,
           pool: r.pool,
           valid,
+          pending,
           prefix: prefixOf(r.task_id),
         });
         const other = r.superseded_by ?? String(r.later_duplicate);

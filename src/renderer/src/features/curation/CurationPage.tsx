@@ -13,6 +13,7 @@ import { useServerGrid } from '../../grids/use-server-grid';
 import { CurationCharts } from './CurationCharts';
 import { CurationLog } from './CurationLog';
 import { CurationRules } from './CurationRules';
+import { ScoreBasisPanel } from './ScoreBasisPanel';
 import { TaskTrajectories } from './TaskTrajectories';
 
 const ROW_SELECTION = {
@@ -258,6 +259,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
         <TaskTrajectories key={current} workspace={workspace} taskId={current} reason={reason} onNotice={setNotice} />
       )}
       <CurationRules reason={reason} onNotice={setNotice} />
+      <ScoreBasisPanel reason={reason} onNotice={setNotice} />
       <CurationCharts filter={JSON.parse(filterKey)} />
       <CurationLog workspace={workspace} onNotice={setNotice} />
     </section>
