@@ -31,13 +31,14 @@ const SCORES: Record<string, number[]> = {
 describe('runs.report and coworkenv report', () => {
   let t: ReturnType<typeof runWorkspace>;
   let ids: Record<string, string>;
+  let row: (task: string, trial: number, score: number | null) => PreparedRow;
   beforeAll(() => {
     const tasks = generatedTasks(5);
     ids = Object.fromEntries(Object.keys(SCORES).map((k, i) => [k, tasks[i]!.task_id]));
     t = runWorkspace(tasks);
     const db = openDb(t.workspacePath);
     const now = FIXED_NOW.toISOString();
-    const row = (task: string, trial: number, score: number | null): PreparedRow => ({
+    row = (task: string, trial: number, score: number | null): PreparedRow => ({
       taskId: task,
       traceId: `${task}/${trial}`,
       contentHash: `${task}/${trial}/${score}`,
@@ -93,7 +94,7 @@ describe('runs.report and coworkenv report', () => {
     const r = await ok(t.core, 'runs.report', { collection: 'hand', k: 3 });
     const task = (k: string) => r.tasks.find((x) => x.task_id === ids[k])!;
     expect(r.k).toBe(3);
-    expect(r.basis).toEqual({ graded: 15, source_reward: 0, none: 1 });
+    expect(r.basis).toEqual({ graded: 15, source_reward: 0, none: 1, judge_pending: 0 });
     expect(task('A')).toMatchObject({ trials: 3, passed: 2, padded: 0, pass_at_k: 1, pass_hat_k: 0 });
     expect(task('A').pass_hat_k_plugin).toBeCloseTo(8 / 27, 12);
     expect(task('A').mean_score).toBeCloseTo(2.3 / 3, 12);
@@ -160,5 +161,27 @@ describe('runs.report and coworkenv report', () => {
     const none = await runCliCaptured(['--workspace', t.workspacePath, 'report', '--collection', 'nope']);
     expect(none.code).toBe(1);
     expect((await fail(t.core, 'runs.report', { runId: 1, collection: 'hand' })).message).toMatch(/exactly one/);
+  });
+
+  it('a trial whose score waits for an LLM judge is left out of every figure and counted apart', async () => {
+    const before = await ok(t.core, 'runs.report', { collection: 'hand', k: 3 });
+    const db = openDb(t.workspacePath);
+    db.transaction(() => {
+      const w = writeHandle(db);
+      // The app's grade of this trial is a lower bound until a judge answers (migration 0018: NULL, app_pending).
+      trajectoriesWriter(w).insert({ ...row(ids.C!, 3, 0.2), contentHash: 'pending' }, FIXED_NOW.toISOString());
+      w.prepare(
+        'UPDATE trajectories SET score = NULL, completion = NULL, passed = NULL, app_pending = 1 WHERE content_hash = ?',
+      ).run('pending');
+    })();
+    db.close();
+    const r = await ok(t.core, 'runs.report', { collection: 'hand', k: 3 });
+    expect(r.basis).toEqual({ ...before.basis, judge_pending: 1 });
+    // Not a failure (C keeps pass^3 = 1), not an error, not a score in the histogram.
+    expect(r.tasks.find((x) => x.task_id === ids.C)).toMatchObject({ trials: 3, errored: 0, pass_hat_k: 1 });
+    expect(r.overall).toEqual(before.overall);
+    expect(r.histograms).toEqual(before.histograms);
+    const text = await runCliCaptured(['--workspace', t.workspacePath, 'report', '--collection', 'hand', '--k', '3']);
+    expect(text.stdout).toMatch(/1 waiting for an LLM judge \(left out/);
   });
 });

@@ -2,6 +2,7 @@ import type { RunReport, TaskReport } from '../../../shared/contract/entities/ru
 import { prepareCached, type ReadDb } from '../db/sqlite';
 import { notFound } from '../lib/errors';
 import { histogram, leaderboard, overall, PASS_THRESHOLD, taskMetrics, type Trial } from './metrics';
+import { scoreOfRecordSql } from '../trajectories/score-basis';
 import { PASS_RULES, type PassRuleId, passOf, ruleOf } from './pass-rule';
 
 type Row = {
@@ -19,16 +20,22 @@ type Row = {
   name: string | null;
   split: string | null;
   category: string | null;
+  /** 1: the row counts with the app's grade (its collection's score basis, score-basis.ts); 0: with its record. */
+  use_app: number;
+  pending: number;
 };
 
+const RECORD = scoreOfRecordSql('t');
 const SELECT = `SELECT t.task_id, t.trial, t.valid, t.graded, t.score, t.completion, t.safety, t.source_reward,
-    t.passed, t.source_success, t.source_format, k.name, k.split, k.category
+    t.passed, t.source_success, t.source_format, k.name, k.split, k.category,
+    ${RECORD.useApp} AS use_app, ${RECORD.pending} AS pending
   FROM trajectories t LEFT JOIN tasks k ON k.task_id = t.task_id`;
 
 /**
  * The evaluation report of a run or a collection (reference/claw-eval.md §9.3–§9.4, formats.md §5).
- * A trial's score is the shared grader's; an ungraded import's counts with its own reward (the
- * report says how many); a trial that errored or has neither counts as missing. Each trial passes under
+ * A trial's score is its score of record as its collection's basis chooses (score-basis.ts): the shared grader's,
+ * or the source's own reward (the report says how many); a trial that errored or has neither counts as missing,
+ * and one whose score waits for an LLM judge is left out and counted apart (judge_pending). Each trial passes under
  * its source's rule (pass-rule.ts), which the report names; k beyond a task's trials is padded with
  * failures under Claw-Eval's rule and refused under τ's.
  */
@@ -57,10 +64,14 @@ export function runReport(
   }
 
   const byTask = new Map<string, { meta: Row; trials: Trial[]; rule: PassRuleId }>();
-  const basis = { graded: 0, source_reward: 0, none: 0 };
+  const basis = { graded: 0, source_reward: 0, none: 0, judge_pending: 0 };
   const rules = new Map<string, RunReport['rules'][number]>();
   for (const r of rows) {
-    const graded = r.valid === 1 && r.graded === 1 && r.score !== null;
+    if (r.pending) {
+      basis.judge_pending++;
+      continue;
+    }
+    const graded = r.use_app === 1 && r.valid === 1 && r.graded === 1 && r.score !== null;
     const reward = !graded && r.valid === 1 && r.source_reward !== null;
     basis[graded ? 'graded' : reward ? 'source_reward' : 'none']++;
     const rule = ruleOf(r.source_format, graded);

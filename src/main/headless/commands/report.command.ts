@@ -35,10 +35,14 @@ function render(ctx: RunContext, r: RunReport): void {
   ctx.out('\n');
   for (const g of r.groups) line(`${g.by} ${g.value}`, g);
   line('overall', r.overall);
-  if (r.basis.source_reward || r.basis.none)
+  if (r.basis.source_reward || r.basis.none || r.basis.judge_pending)
     ctx.out(
       `\n${r.basis.graded} scores from the shared grader, ${r.basis.source_reward} from the sources' own rewards, ` +
-        `${r.basis.none} trials without a score (counted as missing)\n`,
+        `${r.basis.none} trials without a score (counted as missing)` +
+        (r.basis.judge_pending
+          ? `, ${r.basis.judge_pending} waiting for an LLM judge (left out; \`coworkenv grade --regrade\`)`
+          : '') +
+        '\n',
     );
   const bins = r.histograms.trajectory_scores;
   const most = Math.max(1, ...bins.map((b) => b.count));

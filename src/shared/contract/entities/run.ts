@@ -131,8 +131,17 @@ export const RunReport = z.object({
       trials: z.number().int(),
     }),
   ),
-  /** How many scores are the shared grader's and how many are the source's own reward (ungraded imports). */
-  basis: z.object({ graded: z.number().int(), source_reward: z.number().int(), none: z.number().int() }),
+  /**
+   * How many scores are the shared grader's and how many are the source's own reward (ungraded imports, and rows of
+   * collections whose score basis is the record); `judge_pending`: trials whose score of record waits for an LLM
+   * judge — left out of every figure, like a missing score (formats.md §6.3), not counted as failures or errors.
+   */
+  basis: z.object({
+    graded: z.number().int(),
+    source_reward: z.number().int(),
+    none: z.number().int(),
+    judge_pending: z.number().int().default(0),
+  }),
   overall: Summary.extend({ leaderboard: Leaderboard }),
   groups: z.array(Summary.extend({ by: z.enum(['split', 'category']), value: z.string(), leaderboard: Leaderboard })),
   tasks: z.array(TaskReport),

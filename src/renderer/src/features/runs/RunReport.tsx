@@ -104,6 +104,12 @@ export function RunReport({ runId, compareWith }: { runId: number; compareWith: 
             {x.source}: success = {x.description} ({x.trials} trials)
           </li>
         ))}
+        {r.basis.judge_pending > 0 && (
+          <li data-testid="report-judge-pending">
+            {r.basis.judge_pending} trials wait for an LLM judge: left out of every figure (choose a judge in Settings,
+            then `coworkenv grade --regrade`).
+          </li>
+        )}
       </ul>
       <table className="table small" data-testid="report-leaderboard">
         <thead>
