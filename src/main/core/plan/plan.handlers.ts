@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issuePath } from '../../../shared/contract/issue-path';
 import { SlotFields, SlotInput, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
 import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
@@ -14,7 +15,7 @@ import { exportCsvPage, importCsv } from './plan-csv';
 
 const issuesOf = (err: z.ZodError, prefix: (string | number)[]): Issue[] =>
   err.issues.map((i) => ({
-    path: [...prefix, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    path: [...prefix, ...issuePath(i.path)],
     message: i.message,
   }));
 

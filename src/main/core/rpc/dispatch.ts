@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { fieldName, issuePath } from '../../../shared/contract/issue-path';
 import { contract, isProcedureName, type ApiResult, type ProcedureName } from '../../../shared/contract';
 import type { MutationContext, QueryContext } from '../context';
 import { readHandle, writeHandle, type Db } from '../db/sqlite';
@@ -9,13 +10,12 @@ import { redactErrorResult } from '../lib/redact';
 import { COMMIT_HOOKS } from './commit-hooks';
 import { handlers } from './handlers';
 
-const zodIssues = (err: z.ZodError) =>
-  err.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+const zodIssues = (err: z.ZodError) => err.issues.map((i) => ({ path: issuePath(i.path), message: i.message }));
 
 const describeIssues = (issues: { path: (string | number)[]; message: string }[]) =>
   issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`)
+    .map((i) => `${fieldName(i.path)}: ${i.message}`)
     .join('; ');
 
 export type DispatchOptions = { checkOutput?: boolean };

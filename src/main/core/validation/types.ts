@@ -1,4 +1,5 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import { fieldName } from '../../../shared/contract/issue-path';
 import type { Verdict } from '../../../shared/contract/validation.contract';
 import type { Environment } from '../services/environment';
 import type { StoredFixture } from '../tasks/task-spec-of';
@@ -55,5 +56,4 @@ export const notApplicable = (validator: ValidatorName, field: string, message: 
 });
 
 /** A zod issue path as the field names of the contract: `checks.2.weight`. */
-export const fieldOf = (path: readonly PropertyKey[]): string =>
-  path.map((p) => (typeof p === 'symbol' ? String(p) : p)).join('.') || '(spec)';
+export const fieldOf = (path: readonly PropertyKey[]): string => fieldName(path, '(spec)');
