@@ -35,6 +35,21 @@ describe('export rl --convention', { timeout: 120_000 }, () => {
     );
   });
 
+  it("--tokenizer: verl length limits in the named model's real tokens, not characters", async () => {
+    const chars = out();
+    expect((await cli('export', 'rl', '--out', chars, '--no-rollouts')).code).toBe(0);
+    const tokens = out();
+    const r = await cli('export', 'rl', '--out', tokens, '--no-rollouts', '--tokenizer', 'qwen2.5');
+    expect(r.code, r.stderr).toBe(0);
+    const lengths = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')).verl.lengths;
+    const [c, k] = [lengths(chars), lengths(tokens)];
+    expect(c.unit).toBe('characters');
+    expect(k).toMatchObject({ unit: 'tokens', counter: expect.stringMatching(/qwen2\.5 tokenizer/) });
+    // BPE tokens of English-like text are several characters each.
+    expect(k.maxPromptLength).toBeLessThan(c.maxPromptLength / 2);
+    expect((await cli('export', 'rl', '--out', out(), '--tokenizer', 'gpt2')).code).toBe(2);
+  });
+
   it('refuses a convention the trainer lacks before any job, and an unknown one', async () => {
     const dir = out();
     const r = await cli('export', 'rl', '--out', dir, '--advantage', 'gigpo', '--convention', 'trl');

@@ -187,12 +187,14 @@ export const exportContract = {
   'export.rl': job({
     summary:
       'Write an RL package of workspace tasks (tasks, fixtures, tool schemas, checks, verl RL parquet with tool and' +
-      ' interaction YAML, rollouts with group advantages, README, manifest) into a new folder, atomically.',
+      ' agent-loop YAML, rollouts with group advantages, README, manifest) into a new folder, atomically.',
     input: z.object({
       outDir: OutDir,
       overwrite: z.boolean().default(false),
       advantage: AdvantageMethod.default('grpo'),
       convention: AdvantageConvention.optional(),
+      /** The tokenizer of the model to train (resources/tokenizers): length limits in its tokens, else characters. */
+      tokenizer: ChatTemplateId.optional(),
       selection: RlSelection.default(RlSelection.parse({})),
     }),
     result: z.object({

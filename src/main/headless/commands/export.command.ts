@@ -7,7 +7,7 @@ import { DEFAULT_POOLS, type RenderSummary } from '../../../shared/contract/enti
 import type { Job } from '../../../shared/contract/jobs.contract';
 import { bool, defineCommand, str, strs, type RunContext } from '../cli/command';
 import { printRlResult, printSftResult, renderDiff } from './export-print';
-import { RENDER_FLAGS, renderFlags } from './render-flags';
+import { RENDER_FLAGS, renderFlags, TEMPLATES } from './render-flags';
 import { renderLine } from './render-line';
 
 type LintAnswer = {
@@ -188,6 +188,11 @@ export const exportRlCommand = defineCommand({
       value: CONVENTIONS.join('|'),
       description: 'whose σ/ε/singleton rules the advantages follow (default verl; trl for gdpo)',
     },
+    tokenizer: {
+      type: 'string',
+      value: 'qwen2.5|qwen3|llama3.1',
+      description: "the model's tokenizer: verl length limits in its tokens (default: characters)",
+    },
     task: { type: 'string', multiple: true, value: 'ID', description: 'only these tasks (repeatable)' },
     run: { type: 'string', multiple: true, value: 'ID', description: 'only rollouts of these runs (repeatable)' },
     collection: { type: 'string', multiple: true, value: 'NAME', description: 'only these collections (repeatable)' },
@@ -214,6 +219,9 @@ export const exportRlCommand = defineCommand({
     const convention = str(flags, 'convention');
     if (convention !== undefined && !(CONVENTIONS as readonly string[]).includes(convention))
       return ctx.usage(`--convention must be one of ${CONVENTIONS.join(', ')}, not "${convention}"`);
+    const tokenizer = str(flags, 'tokenizer');
+    if (tokenizer !== undefined && !(TEMPLATES as readonly string[]).includes(tokenizer))
+      return ctx.usage(`--tokenizer must be one of ${TEMPLATES.join(', ')}, not "${tokenizer}"`);
     const overwrite = bool(flags, 'overwrite');
     const refused = existing(ctx, out, overwrite);
     if (refused !== null) return refused;
@@ -228,6 +236,7 @@ export const exportRlCommand = defineCommand({
       overwrite,
       advantage: advantage as (typeof ADVANTAGES)[number],
       ...(convention ? { convention: convention as (typeof CONVENTIONS)[number] } : {}),
+      ...(tokenizer ? { tokenizer: tokenizer as (typeof TEMPLATES)[number] } : {}),
       selection: {
         ...(tasks.length ? { taskIds: tasks } : {}),
         ...(runs.length ? { runs } : {}),

@@ -1,6 +1,6 @@
 import { type Flags, intFlag, str } from '../cli/command';
 
-const TEMPLATES = ['qwen2.5', 'qwen3', 'llama3.1'] as const;
+export const TEMPLATES = ['qwen2.5', 'qwen3', 'llama3.1'] as const;
 const MAX = 100_000_000;
 
 /** The flags that choose how exported records are rendered and measured (export sft, export lint). */

@@ -1,4 +1,7 @@
 import type { ParsedInput } from '../../../../shared/contract';
+import type { ChatTemplateId } from '../../../../shared/contract/entities/export';
+import type { TextCounter } from '../rl/verl-lengths';
+import { tokenCounter } from '../sft/render/token-counter';
 import type { JobContext, JobDefinition } from '../../jobs/job-definition';
 import type { JobResult } from '../../jobs/job-types';
 import { exportClawEval } from '../claw-eval/export-claw-eval';
@@ -49,6 +52,13 @@ export const sftExportJob: JobDefinition<SftJobInput, JobResult<'export.sft'>> =
   },
 };
 
+/** The RL package's length counter: the real tokenizer shipped for the model (the SFT render lint's). */
+const modelTokens = (id: ChatTemplateId): TextCounter => ({
+  name: `${id} tokenizer (resources/tokenizers)`,
+  unit: 'tokens',
+  countTokens: (text) => tokenCounter(id).count(text),
+});
+
 /** `export.rl`: read the tasks and rollouts, then the core writes the package (three progress steps). */
 export const rlExportJob: JobDefinition<ParsedInput<'export.rl'>, JobResult<'export.rl'>> = {
   total: () => 3,
@@ -63,6 +73,7 @@ export const rlExportJob: JobDefinition<ParsedInput<'export.rl'>, JobResult<'exp
       groups,
       unredacted,
       advantage: { method: input.advantage, ...(input.convention ? { convention: input.convention } : {}) },
+      ...(input.tokenizer ? { tokenizer: modelTokens(input.tokenizer) } : {}),
       outDir: input.outDir,
       overwrite: input.overwrite,
       workspacePath: ctx.workspacePath,
@@ -70,6 +81,7 @@ export const rlExportJob: JobDefinition<ParsedInput<'export.rl'>, JobResult<'exp
         ...input.selection,
         advantage: input.advantage,
         convention: input.convention ?? null,
+        tokenizer: input.tokenizer ?? null,
         redaction: tally.summary(),
       },
     });
