@@ -42,14 +42,15 @@ export default function CurationPage({ workspace }: { workspace: string }) {
   // "Select all" names the filter as it was when clicked; any change of filter or search clears the selection, so
   // a selection never outlives the filter it was made under (4 ticks shown, 37 tasks changed).
   const allMatching = useRef<TaskSelection | null>(null);
-  const g = useServerGrid<CurationTaskRow, string>({
+  const g = useServerGrid({
+    procedure: 'curation.tasks',
+    columns: CURATION_COLUMNS,
     gridId: 'curation',
     workspace,
-    tables: ['curation_tasks'],
     rowId: (t) => t.task_id,
-    list: (q) => call('curation.tasks', q as never),
-    values: (field, f) => call('curation.values', { ...f, field } as never),
-    ids: (f) => call('curation.ids', f as never),
+    list: (q) => call('curation.tasks', q),
+    values: (field, f) => call('curation.values', { ...f, field }),
+    ids: (f) => call('curation.ids', f),
     onError: (text) => setNotice({ kind: 'error', text }),
   });
   const columnDefs = useMemo<ColDef<CurationTaskRow>[]>(
@@ -221,7 +222,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
             setFilterKey(JSON.stringify(g.filter()));
           }}
           onSelectionChanged={(e) => {
-            g.gridProps.onSelectionChanged?.(e as never);
+            g.gridProps.onSelectionChanged(e);
             if (e.source !== 'api') allMatching.current = null;
           }}
           onCellFocused={(e) => {
