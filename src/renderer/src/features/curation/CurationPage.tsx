@@ -9,6 +9,7 @@ import { QuickSearch } from '../../grids/QuickSearch';
 import { StatusBar, type Notice } from '../../grids/StatusBar';
 import { gridTheme } from '../../grids/theme';
 import { useGridKeys } from '../../grids/use-grid-keys';
+import type { ListFilter } from '../../grids/grid-types';
 import { useServerGrid } from '../../grids/use-server-grid';
 import { CurationCharts } from './CurationCharts';
 import { CurationLog } from './CurationLog';
@@ -38,7 +39,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [reason, setReason] = useState('');
   const [current, setCurrent] = useState<string | null>(null);
-  const [filterKey, setFilterKey] = useState('{"filters":[]}');
+  const [filter, setFilter] = useState<ListFilter<'curation.tasks'>>({ filters: [] });
   // "Select all" names the filter as it was when clicked; any change of filter or search clears the selection, so
   // a selection never outlives the filter it was made under (4 ticks shown, 37 tasks changed).
   const allMatching = useRef<TaskSelection | null>(null);
@@ -219,7 +220,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
           onFilterChanged={() => {
             g.gridProps.onFilterChanged();
             dropSelection();
-            setFilterKey(JSON.stringify(g.filter()));
+            setFilter(g.filter());
           }}
           onSelectionChanged={(e) => {
             g.gridProps.onSelectionChanged(e);
@@ -259,7 +260,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
         <TaskTrajectories key={current} workspace={workspace} taskId={current} reason={reason} onNotice={setNotice} />
       )}
       <CurationRules reason={reason} onNotice={setNotice} />
-      <CurationCharts filter={JSON.parse(filterKey)} />
+      <CurationCharts filter={filter} />
       <CurationLog workspace={workspace} onNotice={setNotice} />
     </section>
   );
