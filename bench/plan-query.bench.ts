@@ -30,7 +30,7 @@ type Block = PageQuery & Input<'plan.list'>;
 const block = (
   offset: number,
   sort: Block['sort'],
-  filters: [field: string, op: FilterOp, value: string | number][],
+  filters: [field: Block['sort'][number]['field'], op: FilterOp, value: string | number][],
 ): Block => ({
   offset,
   limit: 100,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contract } from '../../src/shared/contract';
 import { cellText, rangeTsv } from '../../src/renderer/src/grids/clipboard';
 import { loadGridState, saveGridState, stateKey } from '../../src/renderer/src/grids/grid-state';
-import { toGridFilter } from '../../src/renderer/src/grids/grid-query';
+import { anyField, toGridFilter } from '../../src/renderer/src/grids/grid-query';
 import { matchHeader, rowLabel } from '../../src/renderer/src/grids/paste-header';
 import { all, bounds, cellCount, contains, fillDown, isMulti } from '../../src/renderer/src/grids/range';
 
@@ -66,7 +66,7 @@ describe('saved grid state', () => {
 
 describe('filters and paste headers', () => {
   it('maps the set filter to `in` and keeps the quick search', () => {
-    const f = toGridFilter({ services: { filterType: 'set', values: ['gmail', ''] } }, '  kb ');
+    const f = toGridFilter({ services: { filterType: 'set', values: ['gmail', ''] } }, '  kb ', anyField);
     expect(f).toEqual({
       filters: [{ field: 'services', operator: 'AND', conditions: [{ op: 'in', values: ['gmail', ''] }] }],
       quick: 'kb',

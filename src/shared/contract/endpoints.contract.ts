@@ -150,7 +150,7 @@ export const endpointsContract = {
     summary:
       'Model endpoints (name, base URL, model, defaults, detected capabilities) with where each key comes from and ' +
       'whether it is present — never the key.',
-    input: z.object({}),
+    input: z.object({}).default({}),
     output: z.object({
       endpoints: z.array(Endpoint),
       /** Whether keys can be kept in the OS keychain here (the desktop app), and why not. */

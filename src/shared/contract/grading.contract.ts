@@ -152,7 +152,7 @@ export const gradingContract = {
     summary:
       'The judge endpoint llm_judge checks are graded with (Settings → Judge), its model and how many answers its ' +
       'cache holds; endpoint null: none, those checks are "judge pending".',
-    input: z.object({}),
+    input: z.object({}).default({}),
     output: JudgeSettings,
   }),
   'grading.setJudge': mutation({

@@ -8,9 +8,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A procedure's input argument: optional when the contract accepts no input at all (its input schema
+ * has a default, or every field is optional), so `call('trajectories.collections')` needs no `{}`.
+ */
+export type InputArg<N extends ProcedureName> = undefined extends Input<N> ? [input?: Input<N>] : [input: Input<N>];
+
 /** Typed call: unwraps the envelope, throws ApiError on { ok: false }. */
-export async function call<N extends ProcedureName>(name: N, input: Input<N>): Promise<Output<N>> {
-  const r = await transport.call(name, input);
+export async function call<N extends ProcedureName>(name: N, ...input: InputArg<N>): Promise<Output<N>> {
+  const r = await transport.call(name, input[0] ?? {});
   if (!r.ok) throw new ApiError(r.error);
   return r.data as Output<N>;
 }

@@ -16,12 +16,19 @@ export function rangeTsv<Row>(b: Bounds, rows: Row[], text: (row: Row, col: stri
   return toTsv(rows.map((r) => b.cols.map((c) => text(r, c))));
 }
 
+declare global {
+  interface Window {
+    /** The last text copyLater wrote (e2e tests read it: headless clipboards need permissions). */
+    __lastCopy?: string;
+  }
+}
+
 /**
  * Writes text after the copy event is over (a range that needed rows fetched first). The async
  * Clipboard API needs focus and permission; the text is also kept on window.__lastCopy for tests.
  */
 export async function copyLater(text: string): Promise<boolean> {
-  (window as unknown as { __lastCopy?: string }).__lastCopy = text;
+  window.__lastCopy = text;
   try {
     await navigator.clipboard.writeText(text);
     return true;

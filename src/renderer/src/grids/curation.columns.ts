@@ -1,6 +1,4 @@
-import type { ColDef } from 'ag-grid-community';
-import type { CurationBatch, CurationTaskRow } from '../../../shared/contract/entities/curation';
-import type { TrajectoryRow } from '../../../shared/contract/entities/trajectory-row';
+import type { GridColumn } from './grid-types';
 import { SetFilter } from './SetFilter';
 
 const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
@@ -11,7 +9,7 @@ const fixed = (digits: number) => (p: { value?: unknown }) =>
 const bucketClass = (p: { value?: unknown }) => (typeof p.value === 'string' ? `bucket-cell bucket-${p.value}` : '');
 
 /** Curation grid columns; sorts and filters run in SQL over curation_grid (migration 0011). */
-export const CURATION_COLUMNS: ColDef<CurationTaskRow>[] = [
+export const CURATION_COLUMNS: GridColumn<'curation.tasks'>[] = [
   { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...text },
   {
     field: 'task_source',
@@ -65,7 +63,7 @@ export const CURATION_COLUMNS: ColDef<CurationTaskRow>[] = [
 ];
 
 /** The selected task's trajectories (a filter on task_id is added by the page). */
-export const TASK_TRAJECTORY_COLUMNS: ColDef<TrajectoryRow>[] = [
+export const TASK_TRAJECTORY_COLUMNS: GridColumn<'trajectories.list'>[] = [
   { field: 'id', headerName: '#', width: 90, pinned: 'left', ...num },
   { field: 'trial', headerName: 'Trial', width: 80, sort: 'asc', ...num },
   { field: 'include_override', headerName: 'Override', width: 110, filter: false },
@@ -81,7 +79,7 @@ export const TASK_TRAJECTORY_COLUMNS: ColDef<TrajectoryRow>[] = [
   { field: 'message_count', headerName: 'Messages', width: 100, ...num },
 ];
 
-export const LOG_COLUMNS: ColDef<CurationBatch>[] = [
+export const LOG_COLUMNS: GridColumn<'curation.log'>[] = [
   { field: 'id', headerName: 'Batch', width: 85, sort: 'desc', ...num },
   { field: 'at', headerName: 'When', width: 200, ...text },
   { field: 'who', headerName: 'Who', width: 110, filter: false },

@@ -25,12 +25,37 @@ const toCondition = (f: AgSimple): FilterCondition => {
   };
 };
 
+/** The contract's grid filter, its field names typed by the grid's procedure (`F`: its field enum). */
+export type GridFilter<F extends string = string> = {
+  filters: { field: F; operator: 'AND' | 'OR'; conditions: FilterCondition[] }[];
+  quick?: string;
+};
+export type PageQuery<F extends string = string> = GridFilter<F> & {
+  offset: number;
+  limit: number;
+  sort: { field: F; dir: 'asc' | 'desc' }[];
+};
+/** Maps an ag-grid column id to the procedure's field it sorts or filters (undefined: none). */
+export type FieldOf<F extends string> = (colId: string) => F | undefined;
+/** For callers with no procedure to check against (a saved layout read back as a plain filter). */
+export const anyField: FieldOf<string> = (colId) => colId;
+
+const fieldNamed = <F extends string>(fieldOf: FieldOf<F>, colId: string): F => {
+  const f = fieldOf(colId);
+  if (f === undefined) throw new Error(`column "${colId}" is not a field this grid can sort or filter on`);
+  return f;
+};
+
 /** ag-grid's filter model (+ the quick search) → the contract's filter: what "rows matching the filter" means. */
-export function toGridFilter(filterModel: AgFilterModel, quick?: string) {
+export function toGridFilter<F extends string>(
+  filterModel: AgFilterModel,
+  quick: string | undefined,
+  fieldOf: FieldOf<F>,
+): GridFilter<F> {
   return {
-    filters: Object.entries(filterModel ?? {}).map(([field, f]) => ({
-      field,
-      operator: f.operator ?? ('AND' as const),
+    filters: Object.entries(filterModel ?? {}).map(([colId, f]) => ({
+      field: fieldNamed(fieldOf, colId),
+      operator: f.operator ?? 'AND',
       conditions: (f.conditions ?? [f]).map(toCondition),
     })),
     ...(quick?.trim() ? { quick: quick.trim() } : {}),
@@ -38,17 +63,18 @@ export function toGridFilter(filterModel: AgFilterModel, quick?: string) {
 }
 
 /** ag-grid's sort and filter models → the contract's page query (the core turns it into SQL). */
-export function toPageQuery(
+export function toPageQuery<F extends string>(
   startRow: number,
   endRow: number,
   sortModel: { colId: string; sort: 'asc' | 'desc' }[],
   filterModel: AgFilterModel,
-  quick?: string,
-) {
+  quick: string | undefined,
+  fieldOf: FieldOf<F>,
+): PageQuery<F> {
   return {
     offset: startRow,
     limit: endRow - startRow,
-    sort: sortModel.map((s) => ({ field: s.colId, dir: s.sort })),
-    ...toGridFilter(filterModel, quick),
+    sort: sortModel.map((s) => ({ field: fieldNamed(fieldOf, s.colId), dir: s.sort })),
+    ...toGridFilter(filterModel, quick, fieldOf),
   };
 }

@@ -1,4 +1,4 @@
-import type { ColDef } from 'ag-grid-community';
+import type { GridColumn } from './grid-types';
 import {
   DIFFICULTIES,
   LANGUAGES,
@@ -7,7 +7,6 @@ import {
   type Slot,
   type SlotField,
 } from '../../../shared/contract/entities/slot';
-import type { PlanRow } from '../../../shared/contract/plan.contract';
 import { SelectEditor } from './SelectEditor';
 import { SetFilter } from './SetFilter';
 
@@ -47,7 +46,7 @@ export const HEADERS: Record<SlotField | 'id', string> = {
  * Column defs of the coverage plan grid. Every sortable/filterable column is indexed in SQL
  * (migration 0001). When adding a column: SlotFields, migration, slots.repo, and here.
  */
-export function planColumns(errorAt: (id: number, field: string) => string | undefined): ColDef<Slot>[] {
+export function planColumns(errorAt: (id: number, field: string) => string | undefined): GridColumn<'plan.list'>[] {
   // The invalid-cell mark and its message (as a tooltip) for one editable field.
   const edit = (field: SlotField) => ({
     editable: true,
@@ -111,13 +110,13 @@ export function planColumns(errorAt: (id: number, field: string) => string | und
     },
     // Generation figures next to the target: SQL aggregates of plan.list, not editable or sortable.
     ...(['generated', 'valid', 'discarded'] as const).map(
-      (k): ColDef<Slot> => ({
+      (k): GridColumn<'plan.list'> => ({
         colId: k,
         headerName: k === 'generated' ? 'Generated' : k === 'valid' ? 'Valid' : 'Discarded',
         width: 100,
         sortable: false,
         filter: false,
-        valueGetter: (p) => (p.data as PlanRow | undefined)?.[k],
+        valueGetter: (p) => p.data?.[k],
         cellClass: k === 'valid' ? 'count-valid' : 'count',
         cellClassRules: { 'below-target': (p) => k === 'valid' && !!p.data && (p.value ?? 0) < p.data.target_count },
       }),

@@ -1,5 +1,4 @@
-import type { ColDef } from 'ag-grid-community';
-import type { TaskRow } from '../../../shared/contract/entities/task';
+import type { GridColumn } from './grid-types';
 import { SetFilter } from './SetFilter';
 
 const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
@@ -8,7 +7,7 @@ const list = (p: { value?: unknown }) => (Array.isArray(p.value) ? p.value.join(
 const set = { filter: SetFilter };
 
 /** Tasks grid columns; each sortable/filterable one is indexed (migration 0003). */
-export const TASK_COLUMNS: ColDef<TaskRow>[] = [
+export const TASK_COLUMNS: GridColumn<'tasks.list'>[] = [
   { field: 'task_id', headerName: 'Task', width: 260, sort: 'asc', pinned: 'left', ...text },
   {
     field: 'validation_status',

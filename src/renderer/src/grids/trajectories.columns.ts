@@ -1,5 +1,4 @@
-import type { ColDef } from 'ag-grid-community';
-import type { TrajectoryRow } from '../../../shared/contract/entities/trajectory-row';
+import type { GridColumn } from './grid-types';
 import { SetFilter, yesNo, yesNoSet } from './SetFilter';
 
 const text = { filter: 'agTextColumnFilter', filterParams: { buttons: ['reset'], debounceMs: 250 } };
@@ -14,7 +13,7 @@ const flag = (p: { value?: boolean | null }) => yesNo(p.value);
  * agent, model, score, source reward, disagrees, created; bucket is the task's, filtered through the task; see
  * TRAJECTORY_COLUMNS). "App score" is our shared grader's; "recorded score" the score of record, kept beside it.
  */
-export const TRAJECTORY_GRID_COLUMNS: ColDef<TrajectoryRow>[] = [
+export const TRAJECTORY_GRID_COLUMNS: GridColumn<'trajectories.list'>[] = [
   { field: 'id', headerName: '#', width: 80, pinned: 'left', sort: 'asc', ...num },
   { field: 'task_id', headerName: 'Task', width: 200, pinned: 'left', ...set },
   // τ-bench and τ²-bench number tasks per domain: the benchmark/domain is part of the task's identity.

@@ -1,28 +1,35 @@
 import type { GridApi, GridReadyEvent, IDatasource, StateUpdatedEvent } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ValuesOutput } from '../../../shared/contract/entities/grid-query';
-import { errorText, onEvent } from '../api/client';
+import { errorText } from '../api/client';
+import { whenStale } from '../api/live-query';
+import { tableChanges } from '../api/use-live-query';
 import { loadGridState, saveGridState } from './grid-state';
-import { toGridFilter, toPageQuery, type AgFilterModel } from './grid-query';
+import { toGridFilter, toPageQuery, type AgFilterModel, type GridFilter, type PageQuery } from './grid-query';
+import { gridFields, type GridColumn, type GridField, type GridRow, type ListName } from './grid-types';
 import { useRange } from './use-range';
 
-export type GridFilter = ReturnType<typeof toGridFilter>;
-export type PageQuery = ReturnType<typeof toPageQuery>;
+export type { GridFilter, PageQuery };
 type Page<Row> = { rows: Row[]; total: number; unfiltered?: number | undefined };
 
-export type ServerGridOptions<Row, Id extends string | number> = {
+export type ServerGridOptions<N extends ListName, Id extends string | number> = {
+  /**
+   * The list procedure the grid pages through: it types the rows, the fields the columns sort and
+   * filter on, and (through the contract's WATCHES) which changes refetch the visible rows.
+   */
+  procedure: N;
+  /** The grid's columns: their fields are the only ones a sort or filter may name. */
+  columns: readonly GridColumn<N>[];
   /** Names this grid's saved layout (per workspace) and its undo stack. */
   gridId: string;
   /** The workspace file: layouts are kept per workspace. */
   workspace: string;
-  /** The tables whose `table.changed` events refetch the visible rows. */
-  tables: readonly string[];
-  rowId(row: Row): Id;
-  list(q: PageQuery): Promise<Page<Row>>;
+  rowId(row: GridRow<N>): Id;
+  list(q: PageQuery<GridField<N>>): Promise<Page<GridRow<N>>>;
   /** The set filter's list for a column (under the other filters). */
-  values?(field: string, f: GridFilter): Promise<ValuesOutput>;
+  values?(field: GridField<N>, f: GridFilter<GridField<N>>): Promise<ValuesOutput>;
   /** Every id matching the filter (select all matching). */
-  ids?(f: GridFilter): Promise<{ ids: Id[]; total: number }>;
+  ids?(f: GridFilter<GridField<N>>): Promise<{ ids: Id[]; total: number }>;
   onError(text: string): void;
 };
 
@@ -33,7 +40,8 @@ export type ServerGridOptions<Row, Id extends string | number> = {
  * per workspace; counts for the status bar; selection that can hold every row matching the filter;
  * and cell-range selection. Spread `gridProps` into <AgGridReact>.
  */
-export function useServerGrid<Row, Id extends string | number>(o: ServerGridOptions<Row, Id>) {
+export function useServerGrid<N extends ListName, Id extends string | number>(o: ServerGridOptions<N, Id>) {
+  type Row = GridRow<N>;
   const opts = useRef(o);
   opts.current = o;
   const apiRef = useRef<GridApi<Row> | null>(null);
@@ -50,10 +58,18 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
   const pendingRefresh = useRef(false);
   const getApi = useCallback(() => (apiRef.current?.isDestroyed() ? null : (apiRef.current as GridApi | null)), []);
   const range = useRange(getApi);
+  // Stable across renders (the datasource depends on it); rebuilt only when the columns array changes.
+  const fields = useRef<{ of: readonly GridColumn<N>[]; map: Map<string, GridField<N>> } | null>(null);
+  const fieldOf = useCallback((colId: string) => {
+    const columns = opts.current.columns;
+    if (fields.current?.of !== columns) fields.current = { of: columns, map: gridFields(columns) };
+    return fields.current.map.get(colId);
+  }, []);
 
   const filter = useCallback(
-    (): GridFilter => toGridFilter((apiRef.current?.getFilterModel() ?? null) as AgFilterModel, quickRef.current),
-    [],
+    (): GridFilter<GridField<N>> =>
+      toGridFilter((apiRef.current?.getFilterModel() ?? null) as AgFilterModel, quickRef.current, fieldOf),
+    [fieldOf],
   );
 
   /** Loaded rows whose id is in our selection are ticked (a block may arrive after "select all matching"). */
@@ -72,14 +88,20 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
   const datasource = useMemo<IDatasource>(
     () => ({
       getRows(p) {
-        const q = toPageQuery(
-          p.startRow,
-          p.endRow,
-          p.sortModel as { colId: string; sort: 'asc' | 'desc' }[],
-          p.filterModel as AgFilterModel,
-          quickRef.current,
+        // A sort or filter on a column the procedure does not know is refused here, before any query.
+        const loaded = Promise.resolve().then(() =>
+          opts.current.list(
+            toPageQuery(
+              p.startRow,
+              p.endRow,
+              p.sortModel as { colId: string; sort: 'asc' | 'desc' }[],
+              p.filterModel as AgFilterModel,
+              quickRef.current,
+              fieldOf,
+            ),
+          ),
         );
-        opts.current.list(q).then(
+        loaded.then(
           (r) => {
             setCounts((c) => ({ total: r.total, unfiltered: r.unfiltered ?? c.unfiltered }));
             p.successCallback(r.rows, r.total);
@@ -92,7 +114,7 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
         );
       },
     }),
-    [tickLoaded],
+    [tickLoaded, fieldOf],
   );
 
   const refresh = useCallback(() => {
@@ -104,15 +126,7 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
   }, []);
 
   // Live updates: edits from the CLI, another window or a job refetch the visible block.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = onEvent('table.changed', ({ table }) => {
-      if (!opts.current.tables.includes(table)) return;
-      clearTimeout(timer);
-      timer = setTimeout(refresh, 80);
-    });
-    return () => (clearTimeout(timer), off());
-  }, [refresh]);
+  useEffect(() => whenStale([o.procedure], tableChanges, refresh, 80), [o.procedure, refresh]);
 
   const save = useCallback((grid?: StateUpdatedEvent['state']) => {
     const prev = loadGridState(opts.current.workspace, opts.current.gridId);
@@ -147,9 +161,10 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
     initialState: saved.grid,
     onStateUpdated: (e: StateUpdatedEvent<Row>) => save(e.state),
     context: {
-      values: (field: string) => {
-        const f = filter();
-        return opts.current.values ? opts.current.values(field, f) : Promise.resolve({ values: [], truncated: false });
+      values: async (colId: string): Promise<ValuesOutput> => {
+        const field = fieldOf(colId);
+        if (field === undefined) throw new Error(`column "${colId}" is not a field this grid can filter on`);
+        return opts.current.values ? opts.current.values(field, filter()) : { values: [], truncated: false };
       },
     },
     onGridReady: (e: GridReadyEvent<Row>) => {
@@ -227,6 +242,7 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
           sort,
           (api?.getFilterModel() ?? null) as AgFilterModel,
           quickRef.current,
+          fieldOf,
         );
         rows.push(...(await opts.current.list(q)).rows);
       }
@@ -234,4 +250,4 @@ export function useServerGrid<Row, Id extends string | number>(o: ServerGridOpti
     },
   };
 }
-export type ServerGrid<Row, Id extends string | number> = ReturnType<typeof useServerGrid<Row, Id>>;
+export type ServerGrid<N extends ListName, Id extends string | number> = ReturnType<typeof useServerGrid<N, Id>>;

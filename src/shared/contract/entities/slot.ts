@@ -121,7 +121,8 @@ export const Slot = z.object({
 export type Slot = z.infer<typeof Slot>;
 
 /** Columns the grid may sort and filter on; every one is indexed (see migration 0001). */
-export const SlotSortField = z.enum(['id', ...SLOT_FIELDS.filter((f) => f !== 'notes'), 'updated_at'] as [
-  string,
-  ...string[],
+export const SlotSortField = z.enum([
+  'id',
+  ...SLOT_FIELDS.filter((f): f is Exclude<SlotField, 'notes'> => f !== 'notes'),
+  'updated_at',
 ]);

@@ -2,10 +2,10 @@ import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Output } from '../../../../shared/contract';
-import { call, onEvent } from '../../api/client';
-import type { GridFilter } from '../../grids/use-server-grid';
+import { useLiveQuery } from '../../api/use-live-query';
+import type { ListFilter } from '../../grids/grid-types';
 
 // Only what these charts use (reference/stack.md: register only the charts and components used).
 echarts.use([BarChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, CanvasRenderer]);
@@ -52,25 +52,8 @@ const byKey = (title: string, rows: Charts['category']): echarts.EChartsCoreOpti
  * Histograms of mean completion per assigned bucket and bucket counts by category, service and
  * language, for the tasks the grid's filter shows; refreshed when curation changes.
  */
-export function CurationCharts({ filter }: { filter: GridFilter }) {
-  const [data, setData] = useState<Charts | null>(null);
-  const key = JSON.stringify(filter);
-  useEffect(() => {
-    let alive = true;
-    const load = () =>
-      void call('curation.charts', JSON.parse(key) as never).then(
-        (d) => alive && setData(d),
-        () => {},
-      );
-    load();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = onEvent('table.changed', ({ table }) => {
-      if (table !== 'curation_tasks') return;
-      clearTimeout(timer);
-      timer = setTimeout(load, 300);
-    });
-    return () => ((alive = false), clearTimeout(timer), off());
-  }, [key]);
+export function CurationCharts({ filter }: { filter: ListFilter<'curation.tasks'> }) {
+  const data: Charts | null = useLiveQuery('curation.charts', filter, undefined, { delayMs: 300 }).data;
   if (!data) return <div className="curation-charts" />;
   const histogram: echarts.EChartsCoreOption = {
     title: {

@@ -10,12 +10,13 @@ const ROW_SELECTION = { mode: 'singleRow', checkboxes: false, enableClickSelecti
 
 /** The curation log as its own grid: who, when, why, what was selected; undo or redo the selected batch. */
 export function CurationLog({ workspace, onNotice }: { workspace: string; onNotice(n: Notice): void }) {
-  const g = useServerGrid<CurationBatch, number>({
+  const g = useServerGrid({
+    procedure: 'curation.log',
+    columns: LOG_COLUMNS,
     gridId: 'curation-log',
     workspace,
-    tables: ['curation_batches'],
     rowId: (b) => b.id,
-    list: (q) => call('curation.log', q as never),
+    list: (q) => call('curation.log', q),
     onError: (text) => onNotice({ kind: 'error', text }),
   });
   const act = async (undo: boolean) => {

@@ -9,6 +9,7 @@ import { QuickSearch } from '../../grids/QuickSearch';
 import { StatusBar, type Notice } from '../../grids/StatusBar';
 import { gridTheme } from '../../grids/theme';
 import { useGridKeys } from '../../grids/use-grid-keys';
+import type { ListFilter } from '../../grids/grid-types';
 import { useServerGrid } from '../../grids/use-server-grid';
 import { CurationCharts } from './CurationCharts';
 import { CurationLog } from './CurationLog';
@@ -39,18 +40,19 @@ export default function CurationPage({ workspace }: { workspace: string }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [reason, setReason] = useState('');
   const [current, setCurrent] = useState<string | null>(null);
-  const [filterKey, setFilterKey] = useState('{"filters":[]}');
+  const [filter, setFilter] = useState<ListFilter<'curation.tasks'>>({ filters: [] });
   // "Select all" names the filter as it was when clicked; any change of filter or search clears the selection, so
   // a selection never outlives the filter it was made under (4 ticks shown, 37 tasks changed).
   const allMatching = useRef<TaskSelection | null>(null);
-  const g = useServerGrid<CurationTaskRow, string>({
+  const g = useServerGrid({
+    procedure: 'curation.tasks',
+    columns: CURATION_COLUMNS,
     gridId: 'curation',
     workspace,
-    tables: ['curation_tasks'],
     rowId: (t) => t.task_id,
-    list: (q) => call('curation.tasks', q as never),
-    values: (field, f) => call('curation.values', { ...f, field } as never),
-    ids: (f) => call('curation.ids', f as never),
+    list: (q) => call('curation.tasks', q),
+    values: (field, f) => call('curation.values', { ...f, field }),
+    ids: (f) => call('curation.ids', f),
     onError: (text) => setNotice({ kind: 'error', text }),
   });
   const columnDefs = useMemo<ColDef<CurationTaskRow>[]>(
@@ -219,10 +221,10 @@ export default function CurationPage({ workspace }: { workspace: string }) {
           onFilterChanged={() => {
             g.gridProps.onFilterChanged();
             dropSelection();
-            setFilterKey(JSON.stringify(g.filter()));
+            setFilter(g.filter());
           }}
           onSelectionChanged={(e) => {
-            g.gridProps.onSelectionChanged?.(e as never);
+            g.gridProps.onSelectionChanged(e);
             if (e.source !== 'api') allMatching.current = null;
           }}
           onCellFocused={(e) => {
@@ -260,7 +262,7 @@ export default function CurationPage({ workspace }: { workspace: string }) {
       )}
       <CurationRules reason={reason} onNotice={setNotice} />
       <ScoreBasisPanel reason={reason} onNotice={setNotice} />
-      <CurationCharts filter={JSON.parse(filterKey)} />
+      <CurationCharts filter={filter} />
       <CurationLog workspace={workspace} onNotice={setNotice} />
     </section>
   );

@@ -15,12 +15,13 @@ export function TaskTrajectories(p: { workspace: string; taskId: string; reason:
     operator: 'AND' as const,
     conditions: [{ op: 'equals' as const, value: p.taskId }],
   };
-  const g = useServerGrid<TrajectoryRow, number>({
+  const g = useServerGrid({
+    procedure: 'trajectories.list',
+    columns: TASK_TRAJECTORY_COLUMNS,
     gridId: 'curation-trajectories',
     workspace: p.workspace,
-    tables: ['trajectories'],
     rowId: (t) => t.id,
-    list: (q) => call('trajectories.list', { ...q, filters: [...q.filters, byTask] } as never),
+    list: (q) => call('trajectories.list', { ...q, filters: [...q.filters, byTask] }),
     onError: (text) => p.onNotice({ kind: 'error', text }),
   });
   const override = async (value: 'include' | 'exclude' | null) => {

@@ -1,10 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { Job } from '../../../../shared/contract/jobs.contract';
-import { jobResult, type JobName, type JobResult } from '../../../../shared/contract/job-result';
+import type { JobName, JobResult } from '../../../../shared/contract/job-result';
 import { call, errorText } from '../../api/client';
-import { useAppStore } from '../../stores/app.store';
-
-const FINAL = ['done', 'failed', 'cancelled', 'interrupted'];
+import { useJob } from '../../api/use-job';
 
 /**
  * The output folder, overwrite, and the export button: starts the export job, shows its progress
@@ -21,25 +18,18 @@ export function ExportRun<N extends JobName>(props: {
   const [outDir, setOutDir] = useState(props.defaultDir);
   const [overwrite, setOverwrite] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
-  const [job, setJob] = useState<Job | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const live = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
+  const [startError, setError] = useState<string | null>(null);
+  const { progress: live, running, outcome, error: readError, percent: pct } = useJob(jobId, props.job);
+  const error = startError ?? readError;
   useEffect(() => setOutDir(props.defaultDir), [props.defaultDir]);
-  // The final row (with the result) once the progress event says the job ended.
-  useEffect(() => {
-    if (!jobId || !live || !FINAL.includes(live.state)) return;
-    call('jobs.get', { id: jobId }).then(setJob, (e) => setError(errorText(e)));
-  }, [jobId, live]);
-  const running = jobId !== null && job === null;
   const run = () => {
     setError(null);
-    setJob(null);
+    setJobId(null);
     props.start(outDir, overwrite).then(
       (r) => setJobId(r.jobId),
       (e) => setError(errorText(e)),
     );
   };
-  const pct = live?.total ? Math.round((100 * live.done) / live.total) : 0;
   return (
     <div className="export-run">
       <div className="toolbar">
@@ -75,14 +65,14 @@ export function ExportRun<N extends JobName>(props: {
           <progress max={100} value={pct} /> {live?.message ?? 'starting…'} ({pct} %)
         </p>
       )}
-      {job?.state === 'done' && (
+      {outcome?.ok && (
         <p className="notice notice-info" role="status" data-testid="export-done">
-          Export done: {props.describe(jobResult(job, props.job))}
+          Export done: {props.describe(outcome.result)}
         </p>
       )}
-      {job && job.state !== 'done' && (
+      {outcome && !outcome.ok && (
         <p className="notice notice-error" role="alert">
-          Export {job.state}: {job.error ?? job.message}
+          Export {outcome.reason}
         </p>
       )}
       {error && (

@@ -1,7 +1,8 @@
 import { AgGridReact } from 'ag-grid-react';
 import type { ColDef, ValueSetterParams } from 'ag-grid-community';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { SlotFields, type Slot, type SlotField } from '../../../../shared/contract/entities/slot';
+import { SlotFields, type SlotField } from '../../../../shared/contract/entities/slot';
+import type { PlanRow } from '../../../../shared/contract/plan.contract';
 import { call } from '../../api/client';
 import '../../grids/ag-modules';
 import { copyLater } from '../../grids/clipboard';
@@ -12,7 +13,8 @@ import { StatusBar } from '../../grids/StatusBar';
 import { gridTheme } from '../../grids/theme';
 import { undoLast, useUndoStack } from '../../grids/undo';
 import { useGridKeys } from '../../grids/use-grid-keys';
-import { useServerGrid, type GridFilter } from '../../grids/use-server-grid';
+import type { ListFilter } from '../../grids/grid-types';
+import { useServerGrid } from '../../grids/use-server-grid';
 import { usePlanStore } from '../../stores/plan.store';
 import type { CellPick } from './CoverageHeatmap';
 import { GenerateGridDialog } from './GenerateGridDialog';
@@ -45,6 +47,9 @@ const ROW_SELECTION = {
 /** The checkbox column stays at the left edge, before the pinned id columns. */
 const SELECTION_COL = { pinned: 'left' } as const;
 
+/** The plan's columns as the grid hook reads them (the fields it may sort and filter on); marks come later. */
+const PLAN_COLUMNS = planColumns(() => undefined);
+
 export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   const { notice, cellErrors, notify } = usePlanStore();
   const undo = useUndoStack(PLAN_GRID);
@@ -54,17 +59,18 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   const [showCoverage, setShowCoverage] = useState(() => localStorage.getItem(COVERAGE_KEY) === '1');
   const toggleCoverage = () => setShowCoverage((v) => (localStorage.setItem(COVERAGE_KEY, v ? '0' : '1'), !v));
   const csvInput = useRef<HTMLInputElement>(null);
-  const [filter, setFilter] = useState<GridFilter>({ filters: [] });
+  const [filter, setFilter] = useState<ListFilter<'plan.list'>>({ filters: [] });
   // (the saved filter and search are read back from the grid once its first rows are in)
-  const g = useServerGrid<Slot, number>({
+  const g = useServerGrid({
+    // Generation figures are part of each row: plan.list watches tasks and candidates too (WATCHES).
+    procedure: 'plan.list',
+    columns: PLAN_COLUMNS,
     gridId: 'plan',
     workspace,
-    // Generation figures are part of each row: a job's commits to tasks and candidates refetch them.
-    tables: ['coverage_slots', 'generation_candidates', 'tasks'],
     rowId: (s) => s.id,
-    list: (q) => call('plan.list', q as never),
-    values: (field, f) => call('plan.values', { ...f, field } as never),
-    ids: (f) => call('plan.ids', f as never),
+    list: (q) => call('plan.list', q),
+    values: (field, f) => call('plan.values', { ...f, field }),
+    ids: (f) => call('plan.ids', f),
     onError: (text) => notify({ kind: 'error', text }),
   });
   const errors = useRef(cellErrors);
@@ -74,7 +80,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
   gRef.current = g;
 
   /** Validate with the contract's own field schema before anything is sent; invalid input never leaves the cell. */
-  const setValue = useCallback((p: ValueSetterParams<Slot>) => {
+  const setValue = useCallback((p: ValueSetterParams<PlanRow>) => {
     const field = p.colDef.field as SlotField;
     const data = p.data;
     const store = usePlanStore.getState();
@@ -97,7 +103,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
     return true;
   }, []);
 
-  const columnDefs = useMemo<ColDef<Slot>[]>(
+  const columnDefs = useMemo<ColDef<PlanRow>[]>(
     () =>
       planColumns((id, field) => errors.current[`${id}:${field}`]).map((c) => ({
         ...c,
@@ -261,7 +267,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
       </p>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: keys and clipboard bubble up from the grid's own cells */}
       <div className="grid-wrap" onCopy={onCopy} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="plan-grid">
-        <AgGridReact<Slot>
+        <AgGridReact<PlanRow>
           theme={gridTheme}
           columnDefs={columnDefs}
           defaultColDef={DEFAULT_COL}

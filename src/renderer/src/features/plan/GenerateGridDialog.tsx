@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DIFFICULTIES, LANGUAGES, SCENARIOS } from '../../../../shared/contract/entities/slot';
+import { DIFFICULTIES, LANGUAGES, SCENARIOS, SERVICE_IDS, ServiceId } from '../../../../shared/contract/entities/slot';
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { useAppStore } from '../../stores/app.store';
@@ -55,9 +55,13 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
 
   const start = async () => {
     setError(null);
+    // Checked here so the sets can be typed; an unknown name is named, never dropped.
+    const unknown = serviceSets.flat().find((s) => !ServiceId.safeParse(s).success);
+    if (unknown !== undefined)
+      return setError(`Service sets: "${unknown}" is not a service (one of ${SERVICE_IDS.join(', ')})`);
     try {
       const r = await call('plan.generateGrid', {
-        serviceSets: serviceSets as never,
+        serviceSets: serviceSets.map((set) => set.flatMap((s) => ServiceId.safeParse(s).data ?? [])),
         categories: list(categories),
         referenceDates: list(dates),
         difficulties,

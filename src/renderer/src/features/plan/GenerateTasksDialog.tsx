@@ -1,9 +1,8 @@
-import { jobResult } from '../../../../shared/contract/job-result';
 import { useEffect, useState } from 'react';
 import type { Input, Output } from '../../../../shared/contract';
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
-import { useAppStore } from '../../stores/app.store';
+import { useJob } from '../../api/use-job';
 
 type Result = { perSlot: { validFirstTime: number; repaired: number }[]; stopped: string | null; problems: string[] };
 
@@ -26,27 +25,18 @@ export function GenerateTasksDialog({
   const [seed, setSeed] = useState(1);
   const [jobId, setJobId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<Result | null>(null);
-  const progress = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
-  const running = !!jobId && (!progress || ['queued', 'running'].includes(progress.state));
+  const { progress, running, outcome } = useJob(jobId, 'generation.run');
+  const result: Result | null = outcome?.ok ? outcome.result : null;
 
   useEffect(() => {
-    void call('endpoints.list', {} as never).then(
+    void call('endpoints.list').then(
       (r) => (setEndpoints(r.endpoints), setEndpoint((e) => e || r.endpoints[0]?.name || '')),
       () => {},
     );
   }, []);
-  useEffect(() => {
-    if (!jobId || !progress || ['queued', 'running'].includes(progress.state)) return;
-    void call('jobs.get', { id: jobId }).then(
-      (j) => setResult(j.state === 'done' ? jobResult(j, 'generation.run') : null),
-      () => {},
-    );
-  }, [jobId, progress]);
 
   const start = async () => {
     setError(null);
-    setResult(null);
     try {
       const n = Number(perSlot);
       const input: Input<'generation.run'> = {

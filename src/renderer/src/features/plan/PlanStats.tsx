@@ -1,7 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { Output } from '../../../../shared/contract';
-import { call, onEvent } from '../../api/client';
-import type { GridFilter } from '../../grids/use-server-grid';
+import { useLiveQuery } from '../../api/use-live-query';
+import type { ListFilter } from '../../grids/grid-types';
 
 /**
  * Totals beside the title, of the slots the grid's filter shows; refreshed when the plan changes.
@@ -9,26 +7,8 @@ import type { GridFilter } from '../../grids/use-server-grid';
  * and on 1,000,000 slots these sums take ~400 ms that would otherwise come before the rows
  * (bench/first-rows.bench.ts).
  */
-export function PlanStats({ filter, ready }: { filter: GridFilter; ready: boolean }) {
-  const [stats, setStats] = useState<Output<'plan.stats'> | null>(null);
-  const key = JSON.stringify(filter);
-  useEffect(() => {
-    if (!ready) return;
-    let alive = true;
-    const load = () =>
-      void call('plan.stats', JSON.parse(key) as GridFilter).then(
-        (s) => alive && setStats(s),
-        () => {},
-      );
-    load();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = onEvent('table.changed', ({ table }) => {
-      if (table !== 'coverage_slots') return;
-      clearTimeout(timer);
-      timer = setTimeout(load, 250);
-    });
-    return () => ((alive = false), clearTimeout(timer), off());
-  }, [key, ready]);
+export function PlanStats({ filter, ready }: { filter: ListFilter<'plan.list'>; ready: boolean }) {
+  const stats = useLiveQuery('plan.stats', filter, undefined, { enabled: ready, delayMs: 250 }).data;
   if (!stats) return <p className="stats" data-testid="plan-stats" />;
   const services = Object.keys(stats.byService).length;
   const filtered = filter.filters.length > 0 || !!filter.quick;

@@ -10,7 +10,7 @@ import { parseTsv, toTsv } from '../../lib/tsv';
 import { usePlanStore } from '../../stores/plan.store';
 
 export const PLAN_GRID = 'plan';
-type Grid = ServerGrid<Slot, number>;
+type Grid = ServerGrid<'plan.list', number>;
 type Change = { id: number; field: SlotField; before: unknown; after: unknown };
 
 const store = () => usePlanStore.getState();

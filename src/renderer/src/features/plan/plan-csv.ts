@@ -1,11 +1,11 @@
 import { ApiError, call, errorText } from '../../api/client';
-import type { GridFilter } from '../../grids/use-server-grid';
+import type { ListFilter } from '../../grids/grid-types';
 import { usePlanStore } from '../../stores/plan.store';
 
 const notify = (kind: 'info' | 'error', text: string) => usePlanStore.getState().notify({ kind, text });
 
 /** The plan (or the slots matching the grid's filter) as a CSV download, read page by page. */
-export async function exportPlanCsv(filter: GridFilter): Promise<void> {
+export async function exportPlanCsv(filter: ListFilter<'plan.list'>): Promise<void> {
   try {
     const parts: string[] = [];
     let rows = 0;
@@ -14,7 +14,7 @@ export async function exportPlanCsv(filter: GridFilter): Promise<void> {
         ...filter,
         afterId,
         limit: 20_000,
-      } as never);
+      });
       parts.push(page.csv);
       rows += page.rows;
       afterId = page.nextAfterId;

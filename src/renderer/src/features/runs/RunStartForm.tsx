@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { call, errorText } from '../../api/client';
-import { toGridFilter, type AgFilterModel } from '../../grids/grid-query';
+import { anyField, toGridFilter, type AgFilterModel } from '../../grids/grid-query';
 import { loadGridState } from '../../grids/grid-state';
-import { DEFAULT_FORM, type FormField, type RunForm, runInput } from './run-form';
+import { DEFAULT_FORM, type FormField, type RunForm, runInput, type TextField } from './run-form';
 
 type Endpoint = Output<'endpoints.list'>['endpoints'][number];
 
@@ -21,7 +21,7 @@ export function RunStartForm({ workspace, onStarted }: { workspace: string; onSt
   const [error, setError] = useState<string | null>(null);
   const [count, setCount] = useState<number | null>(null);
   useEffect(() => {
-    void call('endpoints.list', {}).then(
+    void call('endpoints.list').then(
       (r) => setEndpoints(r.endpoints),
       () => {},
     );
@@ -47,7 +47,7 @@ export function RunStartForm({ workspace, onStarted }: { workspace: string; onSt
   const takeTasksFilter = () => {
     const saved = loadGridState(workspace, 'tasks');
     const model = (saved.grid?.filter?.filterModel ?? null) as AgFilterModel;
-    const g = toGridFilter(model, saved.quick);
+    const g = toGridFilter(model, saved.quick, anyField);
     setF((x) => ({
       ...x,
       taskMode: 'filter',
@@ -64,13 +64,13 @@ export function RunStartForm({ workspace, onStarted }: { workspace: string; onSt
     );
   };
   const isRef = !f.agent.startsWith('endpoint:');
-  const field = (k: FormField, label: string, extra: { placeholder?: string; title?: string } = {}) => (
+  const field = (k: TextField, label: string, extra: { placeholder?: string; title?: string } = {}) => (
     <label className={errors[k] ? 'field field-error' : 'field'}>
       {label}{' '}
       <input
         aria-label={label}
         value={String(f[k])}
-        onChange={(e) => set(k, e.target.value as never)}
+        onChange={(e) => set(k, e.target.value)}
         aria-invalid={!!errors[k]}
         {...extra}
       />

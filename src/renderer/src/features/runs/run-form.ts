@@ -33,6 +33,8 @@ export type RunForm = {
   name: string;
 };
 export type FormField = keyof RunForm;
+/** The fields typed as free text (an <input>'s value fits them as is). */
+export type TextField = { [K in FormField]: string extends RunForm[K] ? K : never }[FormField];
 
 export const DEFAULT_FORM: RunForm = {
   taskMode: 'all',

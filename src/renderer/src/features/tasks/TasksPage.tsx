@@ -37,14 +37,15 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
   const [report, setReport] = useState<ImportOutcome[] | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const progress = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
-  const g = useServerGrid<TaskRow, string>({
+  const g = useServerGrid({
+    procedure: 'tasks.list',
+    columns: TASK_COLUMNS,
     gridId: 'tasks',
     workspace,
-    tables: ['tasks'],
     rowId: (t) => t.task_id,
-    list: (q) => call('tasks.list', q as never),
-    values: (field, f) => call('tasks.values', { ...f, field } as never),
-    ids: (f) => call('tasks.ids', f as never),
+    list: (q) => call('tasks.list', q),
+    values: (field, f) => call('tasks.values', { ...f, field }),
+    ids: (f) => call('tasks.ids', f),
     onError: (text) => setNotice({ kind: 'error', text }),
   });
   const columnDefs = useMemo<ColDef<TaskRow>[]>(

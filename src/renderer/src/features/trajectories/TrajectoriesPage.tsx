@@ -37,14 +37,15 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
   const [text, setTextState] = useState<TextQuery | null>(null);
   const textRef = useRef<TextQuery | null>(null);
   const withText = <T extends object>(q: T) => (textRef.current ? { ...q, text: textRef.current } : q);
-  const g = useServerGrid<TrajectoryRow, number>({
+  const g = useServerGrid({
+    procedure: 'trajectories.list',
+    columns: TRAJECTORY_GRID_COLUMNS,
     gridId: 'trajectories',
     workspace,
-    tables: ['trajectories'],
     rowId: (r) => r.id,
-    list: (q) => call('trajectories.list', withText(q) as never),
-    values: (field, f) => call('trajectories.values', withText({ ...f, field }) as never),
-    ids: (f) => call('trajectories.ids', withText(f) as never),
+    list: (q) => call('trajectories.list', withText(q)),
+    values: (field, f) => call('trajectories.values', withText({ ...f, field })),
+    ids: (f) => call('trajectories.ids', withText(f)),
     onError: (t) => setNotice({ kind: 'error', text: t }),
   });
   const columnDefs = useMemo<ColDef<TrajectoryRow>[]>(
@@ -97,7 +98,7 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
         <span className="sep" />
         <TrajectoryDelete
           grid={g}
-          matchingIds={() => call('trajectories.ids', withText(g.filter()) as never)}
+          matchingIds={() => call('trajectories.ids', withText(g.filter()))}
           filtered={filtered}
           onNotice={setNotice}
         />

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { TrajectoryRow } from '../../../../shared/contract/entities/trajectory-row';
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import type { Notice } from '../../grids/StatusBar';
@@ -22,7 +21,7 @@ export function TrajectoryDelete({
   filtered,
   onNotice,
 }: {
-  grid: ServerGrid<TrajectoryRow, number>;
+  grid: ServerGrid<'trajectories.list', number>;
   /** Every id under the grid's filter and the text search. */
   matchingIds(): Promise<{ ids: number[]; total: number }>;
   filtered: boolean;

@@ -1,11 +1,8 @@
-import { jobResult } from '../../../../shared/contract/job-result';
 import { useEffect, useState } from 'react';
 import type { ImportResult } from '../../../../shared/contract/entities/trajectory-row';
 import { call, errorText } from '../../api/client';
 import type { Notice } from '../../grids/StatusBar';
-import { useAppStore } from '../../stores/app.store';
-
-const FINAL = ['done', 'failed', 'cancelled', 'interrupted'];
+import { useJob } from '../../api/use-job';
 
 /** What an import left, in one line (the CLI prints the same counts). */
 function summary(r: ImportResult): string {
@@ -26,24 +23,18 @@ export function TrajectoryImport({ onNotice }: { onNotice(n: Notice | null): voi
   const [paths, setPaths] = useState('');
   const [tools, setTools] = useState('');
   const [jobId, setJobId] = useState<string | null>(null);
-  const live = useAppStore((s) => (jobId ? s.jobs[jobId] : undefined));
+  const { progress: live, outcome, error } = useJob(jobId, 'trajectories.import');
   const list = paths
     .split('\n')
     .map((p) => p.trim())
     .filter(Boolean);
   useEffect(() => {
-    if (!jobId || !live || !FINAL.includes(live.state)) return;
+    if (!outcome && !error) return;
     setJobId(null);
-    call('jobs.get', { id: jobId }).then(
-      (j) =>
-        onNotice(
-          j.state === 'done'
-            ? { kind: 'info', text: `Import done: ${summary(jobResult(j, 'trajectories.import'))}` }
-            : { kind: 'error', text: `Import ${j.state}: ${j.error ?? j.message}` },
-        ),
-      (e) => onNotice({ kind: 'error', text: errorText(e) }),
-    );
-  }, [jobId, live, onNotice]);
+    if (error) onNotice({ kind: 'error', text: error });
+    else if (outcome?.ok) onNotice({ kind: 'info', text: `Import done: ${summary(outcome.result)}` });
+    else if (outcome) onNotice({ kind: 'error', text: `Import ${outcome.reason}` });
+  }, [outcome, error, onNotice]);
   const start = () => {
     onNotice({ kind: 'info', text: `Importing ${list.join(', ')}…` });
     call('trajectories.import', { paths: list, ...(tools.trim() ? { tools: tools.trim() } : {}) }).then(
