@@ -23,6 +23,8 @@ export type EnvLoadResult = {
   episodesPerSec: number;
   lat: Stats;
   errors: number;
+  /** The client's own CPU time (user + system) per request over the measured run, µs. */
+  clientCpuPerRequest: number;
 };
 
 export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
@@ -79,7 +81,9 @@ export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
   errors = 0;
   const lat: number[] = [];
   const start = performance.now();
+  const cpu0 = process.cpuUsage();
   await drive(o.episodes, lat);
+  const cpu = process.cpuUsage(cpu0);
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
   return {
@@ -88,6 +92,7 @@ export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
     episodesPerSec: o.episodes / seconds,
     lat: stats(lat),
     errors,
+    clientCpuPerRequest: (cpu.user + cpu.system) / (o.episodes * (steps.length + 3)),
   };
 }
 
