@@ -71,6 +71,7 @@ export class EpisodeStore {
   private readonly expired = new Set<string>();
   /** Per task: the JSON text of the create answer's fixed part (prompt, tools), without its opening brace. */
   private readonly tailText = new WeakMap<ServedTask, string>();
+  private readonly clockTexts = new WeakMap<ServedTask, string>();
 
   constructor(
     readonly pkg: LoadedPackage,
@@ -108,8 +109,8 @@ export class EpisodeStore {
   }
 
   create(body: Record<string, unknown>) {
-    const { id, task, at, seed, mode } = this.openEpisode(body);
-    return { ...this.createdHead(id, task, at, seed, mode), ...this.createdTail(task) };
+    const e = this.openEpisode(body);
+    return { ...this.createdHead(e), ...this.createdTail(e.task) };
   }
 
   /**
@@ -117,23 +118,24 @@ export class EpisodeStore {
    * bulk of the answer, the same for every episode of a task) again each time: they are written once per task.
    */
   createText(body: Record<string, unknown>): { episodeId: string; text: string } {
-    const { id, task, at, seed, mode } = this.openEpisode(body);
+    const e = this.openEpisode(body);
+    const task = e.task;
     let tail = this.tailText.get(task);
     if (tail === undefined) this.tailText.set(task, (tail = JSON.stringify(this.createdTail(task)).slice(1)));
-    const head = JSON.stringify(this.createdHead(id, task, at, seed, mode));
-    return { episodeId: id, text: `${head.slice(0, -1)},${tail}` };
+    const head = JSON.stringify(this.createdHead(e));
+    return { episodeId: e.id, text: `${head.slice(0, -1)},${tail}` };
   }
 
-  private createdHead(id: string, task: ServedTask, at: Date, seed: number, mode: Episode['mode']) {
+  private createdHead(e: Episode) {
     return {
-      episode_id: id,
-      task_id: task.record.task_id,
+      episode_id: e.id,
+      task_id: e.task.record.task_id,
       package_id: this.pkg.packageId,
-      clock: at.toISOString(),
-      seed,
-      mode,
-      max_turns: task.spec.environment.max_turns,
-      user_agent: task.spec.user_agent?.enabled ?? false,
+      clock: e.clock,
+      seed: e.seed,
+      mode: e.mode,
+      max_turns: e.task.spec.environment.max_turns,
+      user_agent: e.task.spec.user_agent?.enabled ?? false,
     };
   }
 
@@ -145,6 +147,12 @@ export class EpisodeStore {
       ],
       tools: task.record.tools,
     };
+  }
+
+  private clockText(task: ServedTask): string {
+    let text = this.clockTexts.get(task);
+    if (text === undefined) this.clockTexts.set(task, (text = task.clock.toISOString()));
+    return text;
   }
 
   /** Checks a create's body and opens the episode. */
@@ -183,19 +191,20 @@ export class EpisodeStore {
       mode,
       ...(rate > 0 ? { errors: { rate, random: seededRandom(seed) } } : {}),
     });
-    const id = newEpisodeId();
-    this.episodes.set(id, {
-      id,
+    const episode: Episode = {
+      id: newEpisodeId(),
       task,
       env,
-      clock: at.toISOString(),
+      // The task's own clock (most episodes) is written once per task.
+      clock: at === task.clock ? this.clockText(task) : at.toISOString(),
       seed,
       mode,
       lastUsed: this.now(),
       finalText: null,
       userRounds: 0,
-    });
-    return { id, task, at, seed, mode: mode as Episode['mode'] };
+    };
+    this.episodes.set(episode.id, episode);
+    return episode;
   }
 
   private episode(id: string): Episode {
