@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_ENV_LIMITS } from '../export/rl/package-record';
 import { scriptedAnswer } from '../agents/scripted-user';
 import { grade, runRecordFrom } from '../grading/grade';
 import type { Environment } from '../services/environment';
@@ -26,7 +27,7 @@ export type EpisodeLimits = {
   maxStepsPerEpisode: number;
 };
 
-export const DEFAULT_LIMITS: EpisodeLimits = { maxEpisodes: 1024, idleMs: 15 * 60_000, maxStepsPerEpisode: 1000 };
+export const DEFAULT_LIMITS: EpisodeLimits = { ...DEFAULT_ENV_LIMITS };
 
 type Episode = {
   id: string;
