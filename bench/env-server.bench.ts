@@ -13,7 +13,15 @@
  * (answers every request with its body, plus an episode id) driven by the same client: what HTTP alone
  * costs on this machine. "cost vs in-process" = (a) ÷ HTTP; "of echo" = env-server steps/s ÷ echo's.
  *
- * Goal (issue 12): ≥ 5,000 steps/s over HTTP. No assertions: figures only.
+ * Server CPU per request (user + system time of the server's process over the whole client run, warm-up
+ * included, ÷ requests): what one request costs the server, a figure far less bent by other load on the
+ * machine than steps/s; the echo server's is the floor node:http itself sets.
+ *
+ * Scale-out (issue 20): BENCH_ENV_SERVERS (default 2; 0 leaves it out) `env serve`-like processes, each
+ * serving the package on its own port, behind the same client: each episode goes to the next server in
+ * turn and all its requests stay there (as the verl package's rollouts keep their server). Aggregate steps/s.
+ *
+ * Goal (issues 12, 20): ≥ 5,000 steps/s per process over HTTP, 64 episodes in flight. No assertions.
  */
 import { fork } from 'node:child_process';
 import nodeHttp from 'node:http';
@@ -34,7 +42,39 @@ import { emit, header, ms, rate, ratio, table, tempDir } from './lib/harness';
 const BENCH = 'env-server';
 const EPISODES = Number(process.env.BENCH_ENV_EPISODES ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_ENV_CONCURRENCY ?? 64);
+const SERVERS = Number(process.env.BENCH_ENV_SERVERS ?? 2);
 const GOAL = 5_000;
+
+type Served = { url: string; cpuMicros(): Promise<number>; close(): Promise<void> };
+
+/** One env server in a forked process of its own (as `coworkenv env serve`, one per core). */
+function serverInChild(packageDir: string): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(__dirname, 'lib/env-serve-child.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('error', reject);
+    child.once('message', (m: { url: string }) => {
+      let cpu: Promise<number> | undefined;
+      const stop = () =>
+        (cpu ??= new Promise<number>((done) => {
+          child.once('message', (r: { cpuMicros: number }) => done(r.cpuMicros));
+          child.send('stop');
+        }));
+      resolve({ url: m.url, cpuMicros: stop, close: () => stop().then(() => undefined) });
+    });
+    child.send({ packageDir });
+  });
+}
+
+/** The load run against `url` (one or several servers), with this process's CPU time over it. */
+async function measured(o: EnvLoadOptions): Promise<EnvLoadResult & { cpuMicros: number; requests: number }> {
+  const c0 = process.cpuUsage();
+  const r = await loadInChild(o);
+  const c = process.cpuUsage(c0);
+  return { ...r, cpuMicros: c.user + c.system, requests: (o.episodes + o.warmupEpisodes) * (o.calls.length + 3) };
+}
 
 function loadInChild(o: EnvLoadOptions): Promise<EnvLoadResult> {
   return new Promise((resolve, reject) => {
@@ -113,35 +153,42 @@ async function main() {
       store.grade(id, { final_text: 'done' });
       store.close(id);
     }, EPISODES);
+    const load = (url: string | string[]): EnvLoadOptions => ({
+      url,
+      taskId: spec.task_id,
+      calls,
+      episodes: EPISODES,
+      warmupEpisodes: Math.ceil(EPISODES / 10),
+      concurrency: CONCURRENCY,
+    });
     const server = await serveRlPackage({ packageDir: dir, port: 0 });
-    let http: EnvLoadResult;
+    let http: Awaited<ReturnType<typeof measured>>;
     try {
-      http = await loadInChild({
-        url: server.url,
-        taskId: spec.task_id,
-        calls,
-        episodes: EPISODES,
-        warmupEpisodes: Math.ceil(EPISODES / 10),
-        concurrency: CONCURRENCY,
-      });
+      http = await measured(load(server.url));
     } finally {
       await server.close();
     }
     if (http.errors) throw new Error(`${http.errors} error answers during the HTTP run`);
     const echo = await echoServer();
-    let bare: EnvLoadResult;
+    let bare: Awaited<ReturnType<typeof measured>>;
     try {
-      bare = await loadInChild({
-        url: echo.url,
-        taskId: spec.task_id,
-        calls,
-        episodes: EPISODES,
-        warmupEpisodes: Math.ceil(EPISODES / 10),
-        concurrency: CONCURRENCY,
-      });
+      bare = await measured(load(echo.url));
     } finally {
       await echo.close();
     }
+    let many: { run: EnvLoadResult; cpuPerRequest: number } | undefined;
+    if (SERVERS > 0) {
+      const servers = await Promise.all(Array.from({ length: SERVERS }, () => serverInChild(dir)));
+      try {
+        const run = await loadInChild(load(servers.map((x) => x.url)));
+        if (run.errors) throw new Error(`${run.errors} error answers during the ${SERVERS}-server run`);
+        const cpu = (await Promise.all(servers.map((x) => x.cpuMicros()))).reduce((a, b) => a + b, 0);
+        many = { run, cpuPerRequest: cpu / ((EPISODES + Math.ceil(EPISODES / 10)) * (calls.length + 3)) };
+      } finally {
+        await Promise.all(servers.map((x) => x.close()));
+      }
+    }
+    const cpuPerRequest = (r: { cpuMicros: number; requests: number }) => r.cpuMicros / r.requests;
     const steps = calls.length;
     const met = http.stepsPerSec >= GOAL;
     console.log(
@@ -153,6 +200,8 @@ async function main() {
           'requests/s',
           'step median',
           'step p99',
+          'server CPU/request',
+          'client CPU/request',
           'cost vs in-process',
           'goal / of echo',
         ],
@@ -164,6 +213,8 @@ async function main() {
             '—',
             ms(1000 / (inProc * steps)),
             '—',
+            '—',
+            '—',
             ratio(1),
             '',
           ],
@@ -171,6 +222,8 @@ async function main() {
             '(b) EpisodeStore, no HTTP',
             rate(viaStore),
             rate(viaStore * steps),
+            '—',
+            '—',
             '—',
             '—',
             '—',
@@ -184,6 +237,8 @@ async function main() {
             rate(http.requestsPerSec),
             ms(http.lat.median),
             ms(http.lat.p99),
+            `${cpuPerRequest(http).toFixed(1)} µs`,
+            `${http.clientCpuPerRequest.toFixed(1)} µs`,
             ratio((inProc * steps) / http.stepsPerSec),
             `≥ ${GOAL.toLocaleString('en-US')} steps/s ${met ? 'met' : 'MISSED'}; ` +
               `${ratio(http.stepsPerSec / bare.stepsPerSec)} of echo`,
@@ -195,9 +250,27 @@ async function main() {
             rate(bare.requestsPerSec),
             ms(bare.lat.median),
             ms(bare.lat.p99),
+            `${cpuPerRequest(bare).toFixed(1)} µs`,
+            `${bare.clientCpuPerRequest.toFixed(1)} µs`,
             '—',
             ratio(1),
           ],
+          ...(many
+            ? [
+                [
+                  `${SERVERS} server processes, one client, ${CONCURRENCY} in flight (aggregate)`,
+                  rate(many.run.episodesPerSec),
+                  rate(many.run.stepsPerSec),
+                  rate(many.run.requestsPerSec),
+                  ms(many.run.lat.median),
+                  ms(many.run.lat.p99),
+                  `${many.cpuPerRequest.toFixed(1)} µs`,
+                  `${many.run.clientCpuPerRequest.toFixed(1)} µs`,
+                  ratio((inProc * steps) / many.run.stepsPerSec),
+                  `×${(many.run.stepsPerSec / http.stepsPerSec).toFixed(2)} of one process`,
+                ],
+              ]
+            : []),
         ],
       ),
     );
@@ -229,6 +302,23 @@ async function main() {
       goal: `≥ ${GOAL.toLocaleString('en-US')} steps/s`,
       met,
     });
+    emit({
+      bench: BENCH,
+      name: 'server CPU per request: env server vs bare echo server',
+      median_ms: cpuPerRequest(http) / 1000,
+      ratio: cpuPerRequest(http) / cpuPerRequest(bare),
+      baseline: `echo server CPU per request (${cpuPerRequest(bare).toFixed(1)} µs)`,
+    });
+    if (many)
+      emit({
+        bench: BENCH,
+        name: `HTTP steps, ${SERVERS} server processes behind one client, ${CONCURRENCY} concurrent (aggregate)`,
+        median_ms: many.run.lat.median,
+        p99_ms: many.run.lat.p99,
+        calls_per_s: many.run.stepsPerSec,
+        ratio: many.run.stepsPerSec / http.stepsPerSec,
+        baseline: 'one server process, same run',
+      });
     emit({
       bench: BENCH,
       name: `HTTP steps vs a bare node:http echo server, ${CONCURRENCY} concurrent episodes`,

@@ -9,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { stats, type Stats } from './harness';
 
 export type EnvLoadOptions = {
-  url: string;
+  /** One server, or several: each episode goes to the next one in turn and stays there (sticky). */
+  url: string | string[];
   taskId: string;
   calls: { tool: string; arguments: unknown }[];
   episodes: number;
@@ -22,20 +23,22 @@ export type EnvLoadResult = {
   episodesPerSec: number;
   lat: Stats;
   errors: number;
+  /** The client's own CPU time (user + system) per request over the measured run, µs. */
+  clientCpuPerRequest: number;
 };
 
 export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
-  const { hostname, port } = new URL(o.url);
+  const servers = (Array.isArray(o.url) ? o.url : [o.url]).map((u) => new URL(u));
   let errors = 0;
-  const send = (method: string, path: string, body?: string) =>
+  const send = (server: URL, method: string, path: string, body?: string) =>
     new Promise<string>((resolve, reject) => {
       const data = body === undefined ? undefined : Buffer.from(body);
       const req = http.request(
         {
           agent,
-          hostname,
-          port,
+          hostname: server.hostname,
+          port: server.port,
           method,
           path,
           headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {},
@@ -60,15 +63,15 @@ export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
     let next = 0;
     const loop = async () => {
       while (next < episodes) {
-        next++;
-        const id = (JSON.parse(await send('POST', '/episodes', create)) as { episode_id: string }).episode_id;
+        const server = servers[next++ % servers.length]!;
+        const id = (JSON.parse(await send(server, 'POST', '/episodes', create)) as { episode_id: string }).episode_id;
         for (const body of steps) {
           const t0 = performance.now();
-          await send('POST', `/episodes/${id}/step`, body);
+          await send(server, 'POST', `/episodes/${id}/step`, body);
           lat?.push(performance.now() - t0);
         }
-        await send('POST', `/episodes/${id}/grade`, '{"final_text":"done"}');
-        await send('DELETE', `/episodes/${id}`);
+        await send(server, 'POST', `/episodes/${id}/grade`, '{"final_text":"done"}');
+        await send(server, 'DELETE', `/episodes/${id}`);
       }
     };
     await Promise.all(Array.from({ length: o.concurrency }, loop));
@@ -78,7 +81,9 @@ export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
   errors = 0;
   const lat: number[] = [];
   const start = performance.now();
+  const cpu0 = process.cpuUsage();
   await drive(o.episodes, lat);
+  const cpu = process.cpuUsage(cpu0);
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
   return {
@@ -87,6 +92,7 @@ export async function runEnvLoad(o: EnvLoadOptions): Promise<EnvLoadResult> {
     episodesPerSec: o.episodes / seconds,
     lat: stats(lat),
     errors,
+    clientCpuPerRequest: (cpu.user + cpu.system) / (o.episodes * (steps.length + 3)),
   };
 }
 

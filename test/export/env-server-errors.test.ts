@@ -66,6 +66,9 @@ describe('env server: clear JSON errors', () => {
     expect(error(await call('POST', '/episodes', { task_id: id, seed: 1.5 }))).toEqual([400, 'bad_request']);
     expect(error(await call('POST', '/episodes', { task_id: id, clock: 'soon' }))).toEqual([400, 'bad_request']);
     expect(error(await call('POST', '/episodes', { task_id: id, error_rate: 2 }))).toEqual([400, 'bad_request']);
+    // A fraction arrives as a float (the body keeps 0.25 a float, as Python would): it is a valid rate.
+    expect((await call('POST', '/episodes', { task_id: id, error_rate: 0.25 })).status).toBe(201);
+    expect(error(await call('POST', '/episodes', { task_id: id, error_rate: 1.5 }))).toEqual([400, 'bad_request']);
     expect(error(await call('POST', '/episodes/ep_nope/step', { tool: 'x' }))).toEqual([404, 'unknown_episode']);
     const e = (await call('POST', '/episodes', { task_id: id })).body.episode_id;
     expect(error(await call('POST', `/episodes/${e}/step`, { arguments: {} }))).toEqual([400, 'bad_request']);

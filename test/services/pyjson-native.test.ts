@@ -25,6 +25,8 @@ function values(seed: number, n: number): PyValue[] {
     '\u0000pyfloat:1.5',
     '"\\u0000pyfloat:2"',
     '1.5e-7, 0.00001: "x"',
+    'ends in a backslash \\',
+    '\\", {"k": [1, 2]}: \\\\',
     '\u2028\u2029',
     '',
   ];

@@ -22,6 +22,11 @@ export type RlEnvServerOptions = {
 };
 export type RlEnvServer = { url: string; port: number; packageId: string; store: EpisodeStore; close(): Promise<void> };
 
+/** An answer already written as JSON text (sent as it is). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
 const ROUTES = [
   'GET /',
@@ -50,13 +55,15 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
   const host = o.host ?? '127.0.0.1';
   const loopbackOnly = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i.test(host);
 
-  const send = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
-    res.writeHead(status, {
+  const send = (res: http.ServerResponse, status: number, body: string, extra?: Record<string, string>) => {
+    // One literal object per answer (no spread): node writes it as it is when no header was set before.
+    const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body)),
       'cache-control': 'no-store',
-      ...headers,
-    });
+    };
+    if (extra) Object.assign(headers, extra);
+    res.writeHead(status, headers);
     res.end(body);
   };
   const fail = (res: http.ServerResponse, e: EnvRequestError, headers?: Record<string, string>) =>
@@ -112,7 +119,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
     if (a === 'episodes' && parts.length <= 3) {
       if (!id) {
         allow('POST');
-        return store.create(body);
+        return new JsonText(store.createText(body).text);
       }
       if (!action) {
         allow('GET', 'DELETE');
@@ -122,7 +129,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
       if (action === 'reply') return (allow('POST'), store.reply(id, body));
       if (action === 'grade') return (allow('POST'), store.grade(id, body));
       if (action === 'close') return (allow('POST'), store.close(id));
-      if (action === 'audit') return (allow('GET'), { raw: store.auditText(id) });
+      if (action === 'audit') return (allow('GET'), new JsonText(store.auditText(id)));
     }
     throw new EnvRequestError(404, 'no_route', `no route ${method} /${parts.join('/')}; GET / lists the routes`);
   };
@@ -155,7 +162,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
         if (size > 0) {
           if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
             throw new EnvRequestError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
-          const text = Buffer.concat(chunks).toString('utf8');
+          const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
           let v: PyValue;
           try {
             v = parsePyJson(text);
@@ -168,8 +175,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
         }
         const out = route(method, parts, body);
         const created = method === 'POST' && parts.length === 1 && parts[0] === 'episodes';
-        if (out && typeof out === 'object' && 'raw' in out) return send(res, 200, (out as { raw: string }).raw);
-        send(res, created ? 201 : 200, JSON.stringify(out));
+        send(res, created ? 201 : 200, out instanceof JsonText ? out.text : JSON.stringify(out));
       } catch (err) {
         if (err instanceof EnvRequestError)
           return fail(res, err, 'allow' in err ? { allow: String((err as { allow: string }).allow) } : undefined);

@@ -5,6 +5,8 @@
  */
 export function pyRound(x: number, n: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
+  // An integer is its own rounding to n ≥ 0 places (scores of 1 and 0 are most of them; BigInt math is slow).
+  if (n >= 0 && Number.isInteger(x)) return x;
   // x = m · 2^e exactly, with m an integer.
   const buf = new DataView(new ArrayBuffer(8));
   buf.setFloat64(0, x);

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_ENV_LIMITS } from '../export/rl/package-record';
 import { scriptedAnswer } from '../agents/scripted-user';
 import { grade, runRecordFrom } from '../grading/grade';
 import type { Environment } from '../services/environment';
 import { seededRandom } from '../services/lib';
-import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, numeric, parsePyJson, type PyValue } from '../services/pyjson';
 import { environmentForSpec } from '../tasks/task-spec-of';
 import type { LoadedPackage, ServedTask } from './package-load';
 
@@ -26,7 +27,7 @@ export type EpisodeLimits = {
   maxStepsPerEpisode: number;
 };
 
-export const DEFAULT_LIMITS: EpisodeLimits = { maxEpisodes: 1024, idleMs: 15 * 60_000, maxStepsPerEpisode: 1000 };
+export const DEFAULT_LIMITS: EpisodeLimits = { ...DEFAULT_ENV_LIMITS };
 
 type Episode = {
   id: string;
@@ -42,6 +43,22 @@ type Episode = {
 };
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+
+/**
+ * Episode ids: 12 random bytes each, drawn from a pool filled 256 ids at a time (one crypto call per
+ * 256 episodes rather than per episode: the env server creates thousands a second).
+ */
+const ID_BYTES = 12;
+const idPool = { bytes: Buffer.alloc(0), at: 0 };
+function newEpisodeId(): string {
+  if (idPool.at + ID_BYTES > idPool.bytes.length) {
+    idPool.bytes = randomBytes(ID_BYTES * 256);
+    idPool.at = 0;
+  }
+  const id = `ep_${idPool.bytes.toString('hex', idPool.at, idPool.at + ID_BYTES)}`;
+  idPool.at += ID_BYTES;
+  return id;
+}
 const bad = (message: string) => new EnvRequestError(400, 'bad_request', message);
 
 /**
@@ -53,6 +70,9 @@ export class EpisodeStore {
   private readonly episodes = new Map<string, Episode>();
   /** Recently expired ids, so a late call hears "expired" rather than "unknown" (bounded). */
   private readonly expired = new Set<string>();
+  /** Per task: the JSON text of the create answer's fixed part (prompt, tools), without its opening brace. */
+  private readonly tailText = new WeakMap<ServedTask, string>();
+  private readonly clockTexts = new WeakMap<ServedTask, string>();
 
   constructor(
     readonly pkg: LoadedPackage,
@@ -90,6 +110,54 @@ export class EpisodeStore {
   }
 
   create(body: Record<string, unknown>) {
+    const e = this.openEpisode(body);
+    return { ...this.createdHead(e), ...this.createdTail(e.task) };
+  }
+
+  /**
+   * `JSON.stringify(create(body))`, byte for byte, without writing the task's prompt and tool schemas (the
+   * bulk of the answer, the same for every episode of a task) again each time: they are written once per task.
+   */
+  createText(body: Record<string, unknown>): { episodeId: string; text: string } {
+    const e = this.openEpisode(body);
+    const task = e.task;
+    let tail = this.tailText.get(task);
+    if (tail === undefined) this.tailText.set(task, (tail = JSON.stringify(this.createdTail(task)).slice(1)));
+    const head = JSON.stringify(this.createdHead(e));
+    return { episodeId: e.id, text: `${head.slice(0, -1)},${tail}` };
+  }
+
+  private createdHead(e: Episode) {
+    return {
+      episode_id: e.id,
+      task_id: e.task.record.task_id,
+      package_id: this.pkg.packageId,
+      clock: e.clock,
+      seed: e.seed,
+      mode: e.mode,
+      max_turns: e.task.spec.environment.max_turns,
+      user_agent: e.task.spec.user_agent?.enabled ?? false,
+    };
+  }
+
+  private createdTail(task: ServedTask) {
+    return {
+      prompt: [
+        { role: 'system', content: task.record.system_prompt },
+        { role: 'user', content: task.spec.prompt.text },
+      ],
+      tools: task.record.tools,
+    };
+  }
+
+  private clockText(task: ServedTask): string {
+    let text = this.clockTexts.get(task);
+    if (text === undefined) this.clockTexts.set(task, (text = task.clock.toISOString()));
+    return text;
+  }
+
+  /** Checks a create's body and opens the episode. */
+  private openEpisode(body: Record<string, unknown>) {
     const task = this.task(body.task_id);
     if (body.package_id != null && body.package_id !== this.pkg.packageId)
       throw new EnvRequestError(
@@ -102,8 +170,9 @@ export class EpisodeStore {
     if (!isInt(seed)) throw bad('seed: an integer is expected');
     const mode = body.mode ?? 'parity';
     if (mode !== 'parity' && mode !== 'fixed') throw bad('mode: "parity" or "fixed"');
-    const rate = body.error_rate ?? 0;
-    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw bad('error_rate: a number from 0 to 1');
+    // Over HTTP a fraction arrives as a PyFloat (the body is parsed with float fidelity): read its value.
+    const rate = numeric(body.error_rate ?? 0);
+    if (rate === undefined || !(rate >= 0 && rate <= 1)) throw bad('error_rate: a number from 0 to 1');
     let clock = task.clock;
     if (body.clock != null) {
       clock = new Date(String(body.clock));
@@ -123,34 +192,20 @@ export class EpisodeStore {
       mode,
       ...(rate > 0 ? { errors: { rate, random: seededRandom(seed) } } : {}),
     });
-    const id = `ep_${randomBytes(12).toString('hex')}`;
-    this.episodes.set(id, {
-      id,
+    const episode: Episode = {
+      id: newEpisodeId(),
       task,
       env,
-      clock: at.toISOString(),
+      // The task's own clock (most episodes) is written once per task.
+      clock: at === task.clock ? this.clockText(task) : at.toISOString(),
       seed,
       mode,
       lastUsed: this.now(),
       finalText: null,
       userRounds: 0,
-    });
-    const r = task.record;
-    return {
-      episode_id: id,
-      task_id: r.task_id,
-      package_id: this.pkg.packageId,
-      clock: at.toISOString(),
-      seed,
-      mode,
-      max_turns: task.spec.environment.max_turns,
-      user_agent: task.spec.user_agent?.enabled ?? false,
-      prompt: [
-        { role: 'system', content: r.system_prompt },
-        { role: 'user', content: task.spec.prompt.text },
-      ],
-      tools: r.tools,
     };
+    this.episodes.set(episode.id, episode);
+    return episode;
   }
 
   private episode(id: string): Episode {

@@ -77,7 +77,14 @@ export const defineService = <S>(d: ServiceDefinition<S>): ServiceDefinition<S> 
 
 /** Python datetime.isoformat() of a UTC instant: microseconds only when non-zero, "+00:00". */
 export function pyIsoTimestamp(d: Date): string {
+  const t = d.getTime();
+  // Every audited call asks, and an episode's clock is pinned: the last instant's text is kept.
+  if (t === lastStamp.time) return lastStamp.text;
   const iso = d.toISOString(); // 2026-03-05T09:00:00.123Z (milliseconds only in JS)
   const ms = d.getUTCMilliseconds();
-  return `${iso.slice(0, 19)}${ms ? `.${String(ms * 1000).padStart(6, '0')}` : ''}+00:00`;
+  const text = `${iso.slice(0, 19)}${ms ? `.${String(ms * 1000).padStart(6, '0')}` : ''}+00:00`;
+  lastStamp.time = t;
+  lastStamp.text = text;
+  return text;
 }
+const lastStamp = { time: Number.NaN, text: '' };

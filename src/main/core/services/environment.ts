@@ -48,10 +48,23 @@ export type EnvironmentSpec = {
 };
 
 /** An unparsable endpoint reaches no service: its calls fail to connect, as upstream's client would. */
-const urlParts = (url: string) => {
+const parseUrlParts = (url: string): { port: number; path: string } => {
   if (!URL.canParse(url)) return { port: -1, path: '' };
   const u = new URL(url);
   return { port: Number(u.port || 80), path: u.pathname };
+};
+/**
+ * Parsed once per URL, not once per environment: the env server builds an environment per episode, thousands a
+ * second, from the same few tool URLs. Bounded (a workspace has a few hundred distinct tool URLs at most).
+ */
+const parsedUrls = new Map<string, { port: number; path: string }>();
+const urlParts = (url: string) => {
+  let p = parsedUrls.get(url);
+  if (!p) {
+    if (parsedUrls.size >= 10_000) parsedUrls.clear();
+    parsedUrls.set(url, (p = parseUrlParts(url)));
+  }
+  return p;
 };
 
 /**

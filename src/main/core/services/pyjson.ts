@@ -1,3 +1,4 @@
+import { spacedSeparators } from './json-separators';
 import { lineCol, MAX_JSON_DEPTH, parseJsonText } from '../lib/json-input';
 
 /**
@@ -208,13 +209,10 @@ export function dumpsPy(v: PyValue | undefined, o: DumpOptions = {}): string {
   if (key === ':' && item === ',') return dumpsCompactNative(v, omit) ?? dumpsPyJs(v, item, key, omit);
   if (key === ': ' && item === ', ') {
     const compact = dumpsCompactNative(v, omit);
-    // In compact JSON every ',' and ':' outside a string is a separator.
-    if (compact !== undefined) return compact.replace(TOKENS, (t) => (t === ',' ? ', ' : t === ':' ? ': ' : t));
+    if (compact !== undefined) return spacedSeparators(compact);
   }
   return dumpsPyJs(v, item, key, omit);
 }
-/** A JSON string (escapes included) or a separator of compact JSON. */
-const TOKENS = /"(?:[^"\\]|\\.)*"|[,:]/g;
 
 /** The writer in plain JS: any separators, every case (tests hold the native path to it). */
 export function dumpsPyJs(v: PyValue | undefined, item: string, key: string, omitUndefined = false): string {

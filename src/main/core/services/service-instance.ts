@@ -15,6 +15,7 @@ export class ServiceInstance<S = unknown> {
   private state!: S;
   private calls: PyObject[] = [];
   private actions: Record<string, PyObject[]> = {};
+  private ctx: RouteContext<S> | undefined;
 
   constructor(
     readonly def: ServiceDefinition<S>,
@@ -80,8 +81,13 @@ export class ServiceInstance<S = unknown> {
     return { status: 200, json: response };
   }
 
+  /**
+   * The handlers' context, made once per load (reset) rather than per request: its functions only read the
+   * instance, and `state` is the object this load made (handlers mutate it in place; only a reset replaces it).
+   */
   private context(): RouteContext<S> {
-    return {
+    if (this.ctx && this.ctx.state === this.state) return this.ctx;
+    this.ctx = {
       state: this.state,
       now: this.now,
       timestamp: () => pyIsoTimestamp(this.now()),
@@ -91,6 +97,7 @@ export class ServiceInstance<S = unknown> {
         list.push(value);
       },
     };
+    return this.ctx;
   }
 }
 

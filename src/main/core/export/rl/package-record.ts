@@ -8,6 +8,8 @@ export const RL_PACKAGE_VERSION = 1;
 export const ENV_PROTOCOL = 'coworkenv-env/1';
 /** The env server's default port (the tool YAML's server_url, the Python client's default). */
 export const DEFAULT_ENV_PORT = 8765;
+/** The env server's default bounds (rl-env/episodes.ts), here so the package README can state them. */
+export const DEFAULT_ENV_LIMITS = { maxEpisodes: 1024, idleMs: 15 * 60_000, maxStepsPerEpisode: 1000 } as const;
 
 /** One line of tasks.jsonl: everything the env server needs to serve the task, nothing from the workspace. */
 export const PackageTaskRecord = z.object({

@@ -1,5 +1,5 @@
 import { PYTHON_CLIENT } from './python-client';
-import { DEFAULT_ENV_PORT, ENV_PROTOCOL } from './package-record';
+import { DEFAULT_ENV_LIMITS, DEFAULT_ENV_PORT, ENV_PROTOCOL } from './package-record';
 import { overrideLines, PACKAGE_ENV, verlTrainOverrides } from './verl-config';
 import type { Toolset } from './verl-files';
 import type { VerlLengths } from './verl-lengths';
@@ -162,11 +162,28 @@ ${L.measured.tasksWithReferencePlan} of ${L.measured.tasks} task(s) have a refer
 
 ## Scale out: many rollout workers, several env servers
 
-Episodes are independent and live in one server process, so servers scale by count: start one \`env serve\` per ` +
-    `core on each env machine (\`--host 0.0.0.0 --port 8765\`, \`8766\`, …, on a trusted network only) and give ` +
-    `every verl node \`COWORKENV_ENV_URLS=http://envhost1:8765,http://envhost1:8766,http://envhost2:8765\`. Each ` +
-    `rollout (in verl's Ray agent-loop workers) picks one server at random for its episode and keeps it: its tool ` +
-    `calls, user turns and reward all go to that server (\`extra_info.coworkenv_server_url\`).
+One \`env serve\` is one single-threaded process holding its episodes in memory (at most ` +
+    `${DEFAULT_ENV_LIMITS.maxEpisodes} open at once; an episode idle ${DEFAULT_ENV_LIMITS.idleMs / 60_000} ` +
+    `minutes is closed). ` +
+    `Servers scale by count:
+
+- **One process per core**, each on its own port, on as many machines as needed, every one serving this same ` +
+    `folder: \`coworkenv env serve --package <this folder> --host 0.0.0.0 --port 8765\`, then \`--port 8766\`, … ` +
+    `(\`--host\` turns the loopback Host check off: a trusted cluster network only). Plan for the rollouts in ` +
+    `flight: verl's batch size × \`rollout.n\` episodes are open during a step, so use enough servers to keep ` +
+    `each under the limit above.
+- **Every verl node** gets the full list: \`COWORKENV_ENV_URLS=http://envhost1:8765,http://envhost1:8766,` +
+    `http://envhost2:8765\`. Each rollout (verl's Ray agent-loop workers run them) picks one server at random ` +
+    `when it opens its episode and **keeps it**: its tool calls, user turns and reward all go to that server ` +
+    `(the URL travels with the episode id in \`extra_info.coworkenv_server_url\`), because the episode lives ` +
+    `only there.
+- **Health check**: \`GET /\` answers 200 with \`{protocol, package_id, tasks, episodes, limits}\` ` +
+    `(\`episodes\` = open now); check every URL before training (\`curl -fsS http://envhost1:8765/\`) and ` +
+    `that all of them name the same \`package_id\` (an episode asking another package is refused, 409).
+- **When a server dies**, its open episodes die with it: the rollouts on it fail (a connection error, which ` +
+    `fails that training step: there is no retry or failover to another server), and so does any rollout that ` +
+    `picks it later. Restart it on the same port (the package is re-checked at start) before the next step, or ` +
+    `drop its URL from \`COWORKENV_ENV_URLS\` and restart the trainer.
 
 ## Environment server protocol (${ENV_PROTOCOL})
 
