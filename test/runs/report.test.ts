@@ -171,7 +171,8 @@ describe('runs.report and coworkenv report', () => {
       // The app's grade of this trial is a lower bound until a judge answers (migration 0018: NULL, app_pending).
       trajectoriesWriter(w).insert({ ...row(ids.C!, 3, 0.2), contentHash: 'pending' }, FIXED_NOW.toISOString());
       w.prepare(
-        'UPDATE trajectories SET score = NULL, completion = NULL, passed = NULL, app_pending = 1 WHERE content_hash = ?',
+        'UPDATE trajectories SET score = NULL, completion = NULL, passed = NULL, app_pending = 1 ' +
+          'WHERE content_hash = ?',
       ).run('pending');
     })();
     db.close();
