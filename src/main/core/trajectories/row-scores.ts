@@ -14,16 +14,19 @@ export type AppRowScores = {
 /**
  * A grade as the row stores it. With judge-pending weight the completion, score and pass are unknown, not the lower
  * bound grade() computes (pending counted 0): NULL, so no mean, pass rate, bucket or export threshold counts the row
- * as a failure (issue 19 item 2). The grade JSON keeps the lower bound and the pending checks for the viewer.
+ * as a failure (issue 19 item 2). A safety violation settles the score at 0 and the pass at no whatever a judge
+ * would say (score = safety × …), so those stay known; the completion does not. The grade JSON keeps the lower bound
+ * and the pending checks for the viewer.
  */
 export function appRowScores(g: GradeResult): AppRowScores {
   const pending = g.pendingWeight > 0;
+  const settled = !pending || g.safety === 0;
   return {
     completion: pending ? null : g.completion,
     safety: g.safety,
     robustness: g.robustness,
-    score: pending ? null : g.score,
-    passed: pending ? null : g.passed,
+    score: settled ? g.score : null,
+    passed: settled ? g.passed : null,
     appPending: pending ? g.pendingWeight : null,
   };
 }
