@@ -33,7 +33,7 @@ import { freshEnvironment, taskClock } from '../src/main/core/export/export-task
 import { exportRlPackage } from '../src/main/core/export/rl/export-rl';
 import { EpisodeStore } from '../src/main/core/rl-env/episodes';
 import { loadRlPackage } from '../src/main/core/rl-env/package-load';
-import type { PyValue } from '../src/main/core/services/pyjson';
+import type { PyValue } from '../src/main/core/py/pyjson';
 import { serveRlPackage } from '../src/main/headless/rl-env-server';
 import { validTask } from '../test/validation/valid-task';
 import type { EnvLoadOptions, EnvLoadResult } from './lib/env-load';

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Trajectory } from '../src/shared/contract/entities/trajectory';
 import { exportSft, type SftRecord } from '../src/main/core/export/sft';
-import { dumpsCompact, type PyValue } from '../src/main/core/services/pyjson';
+import { dumpsCompact, type PyValue } from '../src/main/core/py/pyjson';
 import { emit, header, ratio, REPO_ROOT, table, tempDir } from './lib/harness';
 
 const BENCH = 'export-sft';

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Input } from '../src/shared/contract';
-import { SLOT_COLUMNS, SLOT_TABLE } from '../src/main/core/db/repos/slots.repo';
+import { SLOT_COLUMNS, SLOT_TABLE } from '../src/main/core/plan/slots.repo';
 import { pageQuery } from '../src/main/core/db/paged-list';
 import { compilePage, type PageQuery } from '../src/main/core/db/sql-filter';
 import type { FilterOp } from '../src/shared/contract/entities/grid-query';

@@ -14,7 +14,7 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { dumpsCompact, type PyValue } from '../src/main/core/services/pyjson';
+import { dumpsCompact, type PyValue } from '../src/main/core/py/pyjson';
 import { responseBodyText } from '../src/main/core/services/service-instance';
 import { serveEnvironment, type ServicesServer } from '../src/main/headless/services-http';
 import { emit, header, ms, rate, ratio, table, type Stats } from './lib/harness';

@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { pyIsoTimestamp, type RouteContext } from '../src/main/core/services/define';
 import { Environment } from '../src/main/core/services/environment';
-import { deepCopy, dumpsCompact, dumpsPy, parsePyJson, type PyValue } from '../src/main/core/services/pyjson';
+import { deepCopy, dumpsCompact, dumpsPy, parsePyJson, type PyValue } from '../src/main/core/py/pyjson';
 import { SERVICE_REGISTRY } from '../src/main/core/services/registry';
 import { modelDefaults, validateBody } from '../src/main/core/services/request-model';
 import { emit, header, ms, rate, ratio, stats, table, type Stats } from './lib/harness';

@@ -8,7 +8,7 @@
 import { emit, header, ms, ratio, sample, stats, table } from './lib/harness';
 import { benchWorkspace } from './lib/workspace';
 import { pagedValues } from '../src/main/core/db/paged-list';
-import { SLOT_TABLE } from '../src/main/core/db/repos/slots.repo';
+import { SLOT_TABLE } from '../src/main/core/plan/slots.repo';
 import { openDb, readHandle } from '../src/main/core/db/sqlite';
 
 const SLOTS = Number(process.env.BENCH_SLOTS ?? 1_000_000);

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { RouteContext, ServiceDefinition } from '../../src/main/core/services/define';
 import { pyIsoTimestamp } from '../../src/main/core/services/define';
 import { Environment, type EnvironmentSpec } from '../../src/main/core/services/environment';
-import { deepCopy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { deepCopy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
 import { modelDefaults, validateBody } from '../../src/main/core/services/request-model';
 import { REPO_ROOT, stats, type Stats } from './harness';

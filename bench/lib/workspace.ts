@@ -5,7 +5,7 @@
 import { seededRandom } from '../../src/main/core/services/lib';
 import path from 'node:path';
 import { createCore, type Core } from '../../src/main/core';
-import { slotsWriter, type NewSlot } from '../../src/main/core/db/repos/slots.repo';
+import { slotsWriter, type NewSlot } from '../../src/main/core/plan/slots.repo';
 import { openDb, writeHandle, type Db } from '../../src/main/core/db/sqlite';
 import {
   DIFFICULTIES,

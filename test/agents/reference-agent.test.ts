@@ -3,7 +3,7 @@ import { runEpisode, type Episode } from '../../src/main/core/agents/agent-loop'
 import { perturbedPlan, wrongValue } from '../../src/main/core/agents/perturb';
 import { referenceAgent, referencePlanProblem } from '../../src/main/core/agents/reference-agent';
 import { scriptedUser } from '../../src/main/core/agents/scripted-user';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { generatedTasks } from '../helpers/generated-tasks';
 import { validTask } from '../validation/valid-task';

@@ -10,7 +10,7 @@ import {
   UPSTREAM_PROMPT,
 } from '../../src/main/core/agents/system-prompt';
 import { checkSlot, generateOne } from '../../src/main/core/generation/procedural/generate';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { corpusExportTasks, hasCorpus } from '../helpers/corpus-tasks';
 import { clawTaskIds, figure } from '../helpers/shared-data';

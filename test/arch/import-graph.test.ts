@@ -56,8 +56,8 @@ function cycles(nodes: string[], next: (n: string) => string[]): string[][] {
 const CORE = 'src/main/core/';
 /** The first folder (or file) under core/: the layer a file belongs to. */
 const area = (rel: string) => (rel.startsWith(CORE) ? rel.slice(CORE.length).split('/')[0]!.replace(/\.ts$/, '') : '');
-/** Below every feature: they import only one another (and shared/). */
-const FOUNDATION = new Set(['lib', 'db', 'events', 'logger', 'context']);
+/** Below every feature: they import only one another (and shared/). py/: Python's JSON and time, as Claw-Eval's. */
+const FOUNDATION = new Set(['lib', 'db', 'events', 'logger', 'context', 'py']);
 /**
  * The job machinery: it runs bodies handed down by the composition roots and imports no feature. The
  * handlers' context names its runner and key store, so it may import them too.

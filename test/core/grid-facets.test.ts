@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { pagedValues } from '../../src/main/core/db/paged-list';
-import { SLOT_TABLE } from '../../src/main/core/db/repos/slots.repo';
+import { SLOT_TABLE } from '../../src/main/core/plan/slots.repo';
 import { openDb, readHandle, type Db, type ReadDb } from '../../src/main/core/db/sqlite';
 import type { GridFilter } from '../../src/main/core/db/sql-filter';
 import { seededRandom } from '../../src/main/core/services/lib';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
-import { slotsWriter } from '../../src/main/core/db/repos/slots.repo';
+import { slotsWriter } from '../../src/main/core/plan/slots.repo';
 import { writeHandle } from '../../src/main/core/db/sqlite';
 import { processStartTime } from '../../src/main/core/jobs/process-start';
 import { slotAt } from '../../src/main/core/plan/generate-grid.job';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactText, redactValue } from '../../src/main/core/lib/redact';
-import { dumpsPy, fixtureRecords } from '../../src/main/core/services/pyjson';
+import { dumpsPy, fixtureRecords } from '../../src/main/core/py/pyjson';
 import { CLAW_ROOT, SHARED } from '../helpers/goldens';
 import { FULL_DATA } from '../helpers/shared-data';
 

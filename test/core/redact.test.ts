@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { REDACTION_RULES, redactErrorResult, redactText, redactValue } from '../../src/main/core/lib/redact';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 
 // Key-shaped strings are made at run time: none sits in the repository for a secret scanner to flag.
 const CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

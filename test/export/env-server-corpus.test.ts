@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
-import { dumpsPy, isObject, parsePyJson, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, isObject, parsePyJson, type PyValue } from '../../src/main/core/py/pyjson';
 import { serveRlPackage, type RlEnvServer } from '../../src/main/headless/rl-env-server';
 import { corpusExportTasks, hasCorpus } from '../helpers/corpus-tasks';
 import { goldenCallCount, goldenTaskIds, hasGoldens, readGolden } from '../helpers/goldens';

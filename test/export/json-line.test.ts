@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLine } from '../../src/main/core/export/sft/json-line';
 import { codePoints, truncateCodePoints } from '../../src/main/core/export/sft/text';
-import { dumpsCompact, parsePyJson, PyFloat, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsCompact, parsePyJson, PyFloat, type PyValue } from '../../src/main/core/py/pyjson';
 
 describe('jsonLine writes the bytes of Python json.dumps(ensure_ascii=False, compact)', () => {
   const cases: PyValue[] = [

@@ -11,7 +11,7 @@ import {
 } from '../../src/main/core/agents/system-prompt';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { exportSft } from '../../src/main/core/export/sft';
-import type { PyValue } from '../../src/main/core/services/pyjson';
+import type { PyValue } from '../../src/main/core/py/pyjson';
 import type { Trajectory } from '../../src/shared/contract/entities/trajectory';
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { generatedTasks } from '../helpers/generated-tasks';

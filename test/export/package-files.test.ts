@@ -8,7 +8,7 @@ import {
   writeFolderAtomically,
 } from '../../src/main/core/export/package-files';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { CLOCK, handTask } from '../helpers/rollouts';
 import { tempDir } from '../helpers/temp';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { freshEnvironment, taskClock } from '../../src/main/core/export/export-task';
-import type { PyValue } from '../../src/main/core/services/pyjson';
+import type { PyValue } from '../../src/main/core/py/pyjson';
 import { serveRlPackage, type RlEnvServer } from '../../src/main/headless/rl-env-server';
 import { PYTHON, python } from '../helpers/python';
 import { CLOCK, deterministicTask } from '../helpers/rollouts';

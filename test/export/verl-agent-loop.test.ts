@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { freshEnvironment, taskClock, type ExportTask } from '../../src/main/core/export/export-task';
 import { grade, runRecordFrom } from '../../src/main/core/grading/grade';
-import type { PyValue } from '../../src/main/core/services/pyjson';
+import type { PyValue } from '../../src/main/core/py/pyjson';
 import { serveRlPackage, type RlEnvServer } from '../../src/main/headless/rl-env-server';
 import { PYTHON, python } from '../helpers/python';
 import { CLOCK, deterministicTask, handTask } from '../helpers/rollouts';

@@ -6,7 +6,7 @@ import { exportRlPackage } from '../../src/main/core/export/rl/export-rl';
 import { freshEnvironment, taskClock } from '../../src/main/core/export/export-task';
 import { overrideLines, verlTrainOverrides } from '../../src/main/core/export/rl/verl-config';
 import type { TextCounter } from '../../src/main/core/export/rl/verl-lengths';
-import type { PyValue } from '../../src/main/core/services/pyjson';
+import type { PyValue } from '../../src/main/core/py/pyjson';
 import { CLOCK, deterministicTask } from '../helpers/rollouts';
 import { tempDir } from '../helpers/temp';
 

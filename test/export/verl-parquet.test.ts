@@ -5,7 +5,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'h
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSft, type SftRecord } from '../../src/main/core/export/sft';
 import { verlDialect } from '../../src/main/core/export/sft/dialects/verl.dialect';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { tempDir } from '../helpers/temp';
 import { agentRun, callOf, rec, say, trajectory, user } from './build';
 import {

@@ -2,7 +2,7 @@ import type { Matcher, ProhibitedRule } from '../../src/shared/contract/entities
 import type { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { grade, runRecordFrom } from '../../src/main/core/grading/grade';
 import type { GenSlot } from '../../src/main/core/generation/procedural/families/family';
-import type { PyValue } from '../../src/main/core/services/pyjson';
+import type { PyValue } from '../../src/main/core/py/pyjson';
 import { environmentForSpec } from '../../src/main/core/tasks/task-spec-of';
 
 export const slot = (

@@ -3,7 +3,7 @@ import type { Check } from '../../src/shared/contract/entities/checks';
 import { grade, type RunRecord } from '../../src/main/core/grading/grade';
 import { pyRound } from '../../src/main/core/lib/py-round';
 import { robustness, taskScore } from '../../src/main/core/grading/robustness';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 
 const d = (tool: string, status = 200, args: unknown = {}) => ({ tool, args, status });
 const run = (over: Partial<RunRecord> = {}): RunRecord => ({ dispatches: [], finalText: '', audits: {}, ...over });

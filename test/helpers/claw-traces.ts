@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Dispatch, Message, Trajectory } from '../../src/shared/contract/entities/trajectory';
 import { gradingView } from '../../src/shared/contract/entities/trajectory';
 import { pyIsoTimestamp } from '../../src/main/core/services/define';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { readClawTask } from '../../src/main/core/tasks/claw-eval/read-task';
 import { locateTasks } from '../../src/main/core/tasks/claw-eval/task-files';
 import { dumpsPydantic } from '../../src/main/core/traces/pydantic-json';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Environment } from '../../src/main/core/services/environment';
-import { parsePyJson, type PyValue } from '../../src/main/core/services/pyjson';
+import { parsePyJson, type PyValue } from '../../src/main/core/py/pyjson';
 import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
 import { CLAW_ROOT, SHARED } from './shared-data';
 

@@ -1,5 +1,5 @@
 import type { TaskSpec } from '../../src/shared/contract/entities/task-spec';
-import { dumpsPy, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, type PyValue } from '../../src/main/core/py/pyjson';
 import { environmentForSpec } from '../../src/main/core/tasks/task-spec-of';
 
 /**

@@ -2,7 +2,7 @@ import type { Message, Trajectory } from '../../src/shared/contract/entities/tra
 import { TaskSpec } from '../../src/shared/contract/entities/task-spec';
 import { grade } from '../../src/main/core/grading/grade';
 import { freshEnvironment, taskClock, type ExportTask } from '../../src/main/core/export/export-task';
-import { dumpsCompact, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsCompact, type PyValue } from '../../src/main/core/py/pyjson';
 import { runRecordOf } from '../../src/main/core/grading/run-record';
 import { validTask } from '../validation/valid-task';
 

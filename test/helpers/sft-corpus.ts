@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Message, ToolCall, Trajectory } from '../../src/shared/contract/entities/trajectory';
-import { parsePyJson, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { parsePyJson, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import type { SftRecord } from '../../src/main/core/export/sft';
 import { readClawTask } from '../../src/main/core/tasks/claw-eval/read-task';
 import { locateTasks } from '../../src/main/core/tasks/claw-eval/task-files';

@@ -6,7 +6,7 @@ import { createCore, type Core } from '../../src/main/core';
 import { migrate } from '../../src/main/core/db/migrate';
 import { MIGRATIONS } from '../../src/main/core/db/migrations';
 import { APPLICATION_ID } from '../../src/main/core/db/sqlite';
-import { dumpsCompact, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsCompact, type PyValue } from '../../src/main/core/py/pyjson';
 import { readTrace, writeTrace } from '../../src/main/core/traces';
 import { ok } from '../helpers/call';
 import { synthTrajectory } from '../helpers/claw-traces';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
 import { MAX_JSON_DEPTH, parseJsonText } from '../../src/main/core/lib/json-input';
-import { parsePyJsonText } from '../../src/main/core/services/pyjson';
+import { parsePyJsonText } from '../../src/main/core/py/pyjson';
 import { fail, ok } from '../helpers/call';
 import { CLAW_ROOT } from '../helpers/goldens';
 import { createTestCore, tempDir } from '../helpers/test-core';

@@ -3,7 +3,7 @@ import { runEpisode } from '../../src/main/core/agents/agent-loop';
 import { referenceAgent } from '../../src/main/core/agents/reference-agent';
 import { scriptedUser } from '../../src/main/core/agents/scripted-user';
 import { episodeRow, trajectoryJson, withContentHash } from '../../src/main/core/runs/episode-row';
-import { dumpsPy, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, type PyValue } from '../../src/main/core/py/pyjson';
 import { withoutUndefined } from '../../src/main/core/trajectories/load-trajectory';
 import { Trajectory } from '../../src/shared/contract/entities/trajectory';
 import { generatedTasks } from '../helpers/generated-tasks';

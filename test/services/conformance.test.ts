@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dumpsPy, isObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, isObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { goldenEnvironment, goldenTaskIds, hasGoldens, missingServices, readGolden } from '../helpers/goldens';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
 import { financeService } from '../../src/main/core/services/finance/finance.service';
-import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 
 const NOW = new Date('2026-03-05T09:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromIsoFormat, parseStamp } from '../../src/main/core/services/pytime/isoformat';
+import { fromIsoFormat, parseStamp } from '../../src/main/core/py/pytime/isoformat';
 import {
   fields,
   instant,
@@ -8,8 +8,8 @@ import {
   strftimeZ,
   timedeltaDays,
   type PyDateTime,
-} from '../../src/main/core/services/pytime/pydatetime';
-import { strptimeDate } from '../../src/main/core/services/pytime/strptime';
+} from '../../src/main/core/py/pytime/pydatetime';
+import { strptimeDate } from '../../src/main/core/py/pytime/strptime';
 
 /** Expected values were produced by CPython 3.11's datetime (the stack upstream runs on). */
 const show = (dt: PyDateTime) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
 import { gmailService } from '../../src/main/core/services/gmail/gmail.service';
-import { dumpsPy, fixtureRecords, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, fixtureRecords, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { CLAW_ROOT } from '../helpers/goldens';
 

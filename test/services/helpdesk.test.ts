@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { helpdeskService } from '../../src/main/core/services/helpdesk/helpdesk.service';
 import { Environment } from '../../src/main/core/services/environment';
-import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 
 const NOW = new Date('2026-03-05T09:00:00Z');

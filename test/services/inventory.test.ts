@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
 import { inventoryService } from '../../src/main/core/services/inventory/inventory.service';
-import { dumpsPy, parsePyJson, PyFloat, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, parsePyJson, PyFloat, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 
 const NOW = new Date('2026-03-05T09:00:00.250Z');

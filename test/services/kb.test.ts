@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
 import { kbService } from '../../src/main/core/services/kb/kb.service';
 import { kbTokens, snippet } from '../../src/main/core/services/kb/tokenize';
-import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 
 const NOW = new Date('2026-03-05T23:30:00Z');

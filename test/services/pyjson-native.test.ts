@@ -7,7 +7,7 @@ import {
   PyFloat,
   type PyValue,
   withoutUndefined,
-} from '../../src/main/core/services/pyjson';
+} from '../../src/main/core/py/pyjson';
 
 /** Seeded values with every case where JSON.stringify and Python's json.dumps part ways. */
 function values(seed: number, n: number): PyValue[] {

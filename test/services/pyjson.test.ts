@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  dumpsCompact,
-  dumpsPy,
-  floatRepr,
-  parsePyJson,
-  PyFloat,
-  wireSnapshot,
-} from '../../src/main/core/services/pyjson';
+import { dumpsCompact, dumpsPy, floatRepr, parsePyJson, PyFloat, wireSnapshot } from '../../src/main/core/py/pyjson';
 
 /** Expected strings are what CPython 3.11 prints (repr(float), json.dumps(..., ensure_ascii=False)). */
 describe('Python-compatible JSON', () => {

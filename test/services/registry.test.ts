@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { fixtureRecords, toPlain } from '../../src/main/core/services/pyjson';
+import { fixtureRecords, toPlain } from '../../src/main/core/py/pyjson';
 import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
 import { CLAW_ROOT } from '../helpers/goldens';
 import { clawTaskIds, FULL_DATA } from '../helpers/shared-data';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
-import { dumpsCompact, dumpsPy, parsePyJson, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsCompact, dumpsPy, parsePyJson, type PyValue } from '../../src/main/core/py/pyjson';
 import { serveEnvironment } from '../../src/main/headless/services-http';
 import { ok } from '../helpers/call';
 import { CLAW_ROOT, GOLDENS, goldenTaskIds, hasGoldens, readGolden } from '../helpers/goldens';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
-import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { schedulerService } from '../../src/main/core/services/scheduler/scheduler.service';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gmailService } from '../../src/main/core/services/gmail/gmail.service';
-import type { PyObject } from '../../src/main/core/services/pyjson';
+import type { PyObject } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 
 // The handlers' context is kept between requests (made once per load): a reset must hand the handlers the

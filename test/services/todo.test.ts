@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
-import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { todoService } from '../../src/main/core/services/todo/todo.service';
 

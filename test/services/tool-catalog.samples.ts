@@ -1,4 +1,4 @@
-import type { PyValue } from '../../src/main/core/services/pyjson';
+import type { PyValue } from '../../src/main/core/py/pyjson';
 
 /** One or two records per service: enough for every get/update to find its target. */
 export const RECORDS: Record<string, PyValue[]> = {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SERVICE_IDS } from '../../src/shared/contract/entities/slot';
 import { Environment } from '../../src/main/core/services/environment';
 import { CALLS, RECORDS } from './tool-catalog.samples';
-import { isObject } from '../../src/main/core/services/pyjson';
+import { isObject } from '../../src/main/core/py/pyjson';
 import { SERVICE_REGISTRY } from '../../src/main/core/services/registry';
 import type { FieldType } from '../../src/main/core/services/request-model';
 import {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Environment } from '../../src/main/core/services/environment';
-import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/services/pyjson';
+import { dumpsPy, parsePyJson, type PyObject, type PyValue } from '../../src/main/core/py/pyjson';
 import { ServiceInstance } from '../../src/main/core/services/service-instance';
 import { tokenize } from '../../src/main/core/services/web/tokenize';
 import { webService } from '../../src/main/core/services/web/web.service';

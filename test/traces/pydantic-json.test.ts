@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { dumpsPydantic, pydanticFloat } from '../../src/main/core/traces/pydantic-json';
 
 describe("pydantic's model_dump_json, as Claw-Eval's trace writer writes each line", () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Trajectory } from '../../src/shared/contract/entities/trajectory';
-import { PyFloat } from '../../src/main/core/services/pyjson';
+import { PyFloat } from '../../src/main/core/py/pyjson';
 import { lastAudits, runRecordOf } from '../../src/main/core/grading/run-record';
 import { readTrace, writeTrace } from '../../src/main/core/traces';
 import { synthTrajectory } from '../helpers/claw-traces';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readRecord } from '../../src/main/core/trajectories/formats';
 import { plainCopy } from '../../src/main/core/trajectories/load-trajectory';
-import { dumpsPy, PyFloat, type PyValue, toPlain, withoutUndefined } from '../../src/main/core/services/pyjson';
+import { dumpsPy, PyFloat, type PyValue, toPlain, withoutUndefined } from '../../src/main/core/py/pyjson';
 import { FULL_DATA } from '../helpers/shared-data';
 import { hasTrajCorpus, TAU2_RESULTS, TAU2_SFT, TAU_BENCH } from '../helpers/trajectory-import';
 

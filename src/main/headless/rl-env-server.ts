@@ -4,7 +4,7 @@ import { DEFAULT_ENV_PORT, ENV_PROTOCOL } from '../core/export/rl/package-record
 import { parseJsonText } from '../core/lib/json-input';
 import { DEFAULT_LIMITS, EnvRequestError, EpisodeStore, type EpisodeLimits } from '../core/rl-env/episodes';
 import { loadRlPackage } from '../core/rl-env/package-load';
-import { isObject, parsePyJson, type PyValue } from '../core/services/pyjson';
+import { isObject, parsePyJson, type PyValue } from '../core/py/pyjson';
 
 export type RlEnvServerOptions = {
   packageDir: string;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Environment } from '../core/services/environment';
-import { dumpsCompact, parsePyJson, type PyValue } from '../core/services/pyjson';
+import { dumpsCompact, parsePyJson, type PyValue } from '../core/py/pyjson';
 import { decideInjection, exemptFromInjection, type ErrorInjection } from '../core/services/error-injection';
 import { responseBodyText } from '../core/services/service-instance';
 

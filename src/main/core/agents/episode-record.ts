@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/contract/entities/trajectory';
 import { pyRound } from '../lib/py-round';
 import type { Environment } from '../services/environment';
-import { isObject, parsePyJson, type PyObject } from '../services/pyjson';
+import { isObject, parsePyJson, type PyObject } from '../py/pyjson';
 import type { AgentToolCall } from './agent-types';
 
 /**

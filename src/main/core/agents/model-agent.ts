@@ -1,6 +1,6 @@
 import type { Agent, AgentReply, AgentToolCall } from './agent-types';
 import type { ModelClient } from './model-client';
-import { dumpsCompact } from '../services/pyjson';
+import { dumpsCompact } from '../py/pyjson';
 import { extractMarkupCalls } from './tool-markup';
 
 export type ModelAgentOptions = {

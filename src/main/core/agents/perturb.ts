@@ -1,7 +1,7 @@
 import type { Matcher } from '../../../shared/contract/entities/checks';
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { seededRandom } from '../services/lib';
-import { isObject, PyFloat, type PyObject, type PyValue } from '../services/pyjson';
+import { isObject, PyFloat, type PyObject, type PyValue } from '../py/pyjson';
 
 /**
  * Seeded perturbations of a reference plan, so the reference agent can stand in for an imperfect

@@ -1,5 +1,5 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import { dumpsCompact } from '../services/pyjson';
+import { dumpsCompact } from '../py/pyjson';
 import type { Agent, AgentReply } from './agent-types';
 import { NO_PERTURBATIONS, perturbedPlan, type PerturbationRates } from './perturb';
 import { profileOf } from './perturb-mix';

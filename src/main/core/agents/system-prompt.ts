@@ -1,5 +1,5 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
-import { floatRepr, isObject, PyFloat, type PyValue } from '../services/pyjson';
+import { floatRepr, isObject, PyFloat, type PyValue } from '../py/pyjson';
 import type { ToolSpec } from './chat-types';
 
 /**

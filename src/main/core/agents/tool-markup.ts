@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { PyObject, PyValue } from '../services/pyjson';
-import { PyFloat, parsePyJson } from '../services/pyjson';
+import type { PyObject, PyValue } from '../py/pyjson';
+import { PyFloat, parsePyJson } from '../py/pyjson';
 
 /**
  * Claw-Eval's fallback for servers without native tool calls (providers/openai_compat.py

@@ -1,7 +1,7 @@
 import type { HandlerMap } from '../lib/handler-types';
 import { AppError, notFound } from '../lib/errors';
 import { tasksRepo } from '../tasks/tasks.repo';
-import { dumpsPy, isObject, parsePyJsonText, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJsonText, type PyValue } from '../py/pyjson';
 import { environmentOfStoredTask } from '../tasks/task-spec-of';
 import { seededRandom } from '../services/lib';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../lib/errors';
-import { dumpsCompact, PyFloat, type PyValue } from '../services/pyjson';
+import { dumpsCompact, PyFloat, type PyValue } from '../py/pyjson';
 import { refuseReplacing } from './export-target';
 import { cleanLeftovers, tempSibling, tempTag } from './leftovers';
 

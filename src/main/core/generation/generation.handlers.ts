@@ -1,5 +1,5 @@
 import type { Slot } from '../../../shared/contract/entities/slot';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsRepo } from '../plan/slots.repo';
 import { prepareCached } from '../db/sqlite';
 import type { Input } from '../../../shared/contract';
 import { endpointsRepo } from '../endpoints/endpoints.repo';

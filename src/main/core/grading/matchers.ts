@@ -1,5 +1,5 @@
 import type { Matcher } from '../../../shared/contract/entities/checks';
-import { numeric, PyFloat } from '../services/pyjson';
+import { numeric, PyFloat } from '../py/pyjson';
 
 /** `a.b.0.c` into nested objects and arrays; undefined when absent. */
 export function getPath(obj: unknown, path: string): unknown {

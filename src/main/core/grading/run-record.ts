@@ -1,6 +1,6 @@
 import { callLocations } from '../../../shared/contract/entities/call-locations';
 import type { Trajectory } from '../../../shared/contract/entities/trajectory';
-import type { PyObject } from '../services/pyjson';
+import type { PyObject } from '../py/pyjson';
 import { runRecordFrom, type RunRecord } from './grade';
 import { formatConversation } from './judge/judge-inputs';
 

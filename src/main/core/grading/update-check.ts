@@ -8,7 +8,7 @@ import { tasksRepo } from '../tasks/tasks.repo';
 import { regradeTask } from '../trajectories/stored-grade';
 import { validateStored } from '../validation/validate-stored';
 import { validationWriter } from '../validation/validation.repo';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsRepo } from '../plan/slots.repo';
 
 /**
  * One check of a TaskSpec task replaced (same id), stored as the task's next version, validated at

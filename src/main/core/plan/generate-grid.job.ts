@@ -1,6 +1,6 @@
 import type { ParsedInput } from '../../../shared/contract';
 import { SlotFields } from '../../../shared/contract/entities/slot';
-import { slotsWriter } from '../db/repos/slots.repo';
+import { slotsWriter } from './slots.repo';
 import type { JobDefinition } from '../jobs/job-definition';
 import type { JobResult } from '../jobs/job-types';
 

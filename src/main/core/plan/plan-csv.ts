@@ -1,11 +1,11 @@
 import { SLOT_FIELDS, type Slot, type SlotField, SlotFields, SlotInput } from '../../../shared/contract/entities/slot';
 import type { Issue } from '../../../shared/contract';
-import { slotsRepo, slotsWriter } from '../db/repos/slots.repo';
+import { slotsRepo, slotsWriter } from './slots.repo';
 import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import { compileWhere, type GridFilter } from '../db/sql-filter';
 import { csvLine, parseCsv } from '../lib/csv';
 import { AppError } from '../lib/errors';
-import { SLOT_COLUMNS, SLOT_TABLE } from '../db/repos/slots.repo';
+import { SLOT_COLUMNS, SLOT_TABLE } from './slots.repo';
 
 /** The plan's CSV columns, in order: the slot's id, then every editable field. */
 export const CSV_COLUMNS = ['id', ...SLOT_FIELDS] as const;

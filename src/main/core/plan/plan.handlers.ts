@@ -3,7 +3,7 @@ import { issuePath } from '../../../shared/contract/issue-path';
 import { SlotFields, SlotInput, type Slot, type SlotField } from '../../../shared/contract/entities/slot';
 import type { Issue } from '../../../shared/contract';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
-import { SLOT_TABLE, slotsRepo, slotsWriter } from '../db/repos/slots.repo';
+import { SLOT_TABLE, slotsRepo, slotsWriter } from './slots.repo';
 import { deleteWhere, pagedIds, pagedValues, restoreDeleted } from '../db/paged-list';
 import { restoreSlotLinks } from './slot-links';
 import { prepareCached, type ReadDb } from '../db/sqlite';

@@ -4,7 +4,7 @@ import { scriptedAnswer } from '../agents/scripted-user';
 import { grade, runRecordFrom } from '../grading/grade';
 import type { Environment } from '../services/environment';
 import { seededRandom } from '../services/lib';
-import { dumpsPy, isObject, numeric, parsePyJson, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, numeric, parsePyJson, type PyValue } from '../py/pyjson';
 import { environmentForSpec } from '../tasks/task-spec-of';
 import type { LoadedPackage, ServedTask } from './package-load';
 

@@ -5,7 +5,7 @@ import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { sha256 } from '../export/package-files';
 import { PackageTaskRecord, RL_PACKAGE_FORMAT, RL_PACKAGE_VERSION } from '../export/rl/package-record';
 import { parseJsonText } from '../lib/json-input';
-import { fixtureRecords, toPlain, type PyValue } from '../services/pyjson';
+import { fixtureRecords, toPlain, type PyValue } from '../py/pyjson';
 import type { StoredFixture } from '../tasks/task-spec-of';
 
 /** A package that cannot be served: names the file (and line or field) at fault. */

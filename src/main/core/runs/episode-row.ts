@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Episode } from '../agents/agent-loop';
-import { dumpsCompactDefined, type PyValue } from '../services/pyjson';
+import { dumpsCompactDefined, type PyValue } from '../py/pyjson';
 import type { PreparedRow } from '../trajectories/import/prepare';
 import { indexForSearch } from '../trajectories/search-text';
 import { countsOf } from '../trajectories/trajectory-stats';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PyObject, PyValue } from './pyjson';
+import type { PyObject, PyValue } from '../py/pyjson';
 import type { RequestModel } from './request-model';
 
 /** What a route handler sees: its service's state, the clock, and the action lists. */

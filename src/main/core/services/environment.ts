@@ -1,4 +1,4 @@
-import { dumpsPy, wireSnapshot, type PyObject, type PyValue } from './pyjson';
+import { dumpsPy, wireSnapshot, type PyObject, type PyValue } from '../py/pyjson';
 import { ServiceInstance, type ServiceResponse } from './service-instance';
 import { SERVICE_REGISTRY } from './registry';
 import { FIXED_ROUTES, repairCall, type FixedSwitch } from './fixed-mode';

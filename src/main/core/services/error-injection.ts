@@ -1,4 +1,4 @@
-import type { PyObject } from './pyjson';
+import type { PyObject } from '../py/pyjson';
 
 export type ErrorInjection = { rate: number; random: () => number };
 export type Injected = { status: 429 | 500; body: PyObject; headers: Record<string, string> } | { delayMs: number };

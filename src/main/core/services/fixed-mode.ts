@@ -1,6 +1,6 @@
 import type { Route } from './define';
 import { deepCopy, findBy, notFound } from './lib';
-import { isObject, type PyObject, type PyValue } from './pyjson';
+import { isObject, type PyObject, type PyValue } from '../py/pyjson';
 import { req } from './request-model';
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ServiceDefinition } from './define';
-import { deepCopy, isObject, toPlain, type PyValue } from './pyjson';
+import { deepCopy, isObject, toPlain, type PyValue } from '../py/pyjson';
 
 /** One fixture file of a service as upstream loads it, and the rules our records follow. */
 export type FixtureRules = {

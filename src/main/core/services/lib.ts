@@ -1,4 +1,4 @@
-import { deepCopy, isObject, type PyObject, type PyValue } from './pyjson';
+import { deepCopy, isObject, type PyObject, type PyValue } from '../py/pyjson';
 
 /** Small helpers shared by the service folders (Python semantics that JS lacks). */
 

@@ -1,4 +1,4 @@
-import { deepCopy, isObject, numeric, PyFloat, type PyObject, type PyValue } from './pyjson';
+import { deepCopy, isObject, numeric, PyFloat, type PyObject, type PyValue } from '../py/pyjson';
 
 /**
  * A route's request body model, validated the way FastAPI ≥ 0.115 with pydantic v2 (lax mode)

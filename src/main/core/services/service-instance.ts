@@ -1,6 +1,6 @@
 import type { Route, RouteContext, ServiceDefinition } from './define';
 import { pyIsoTimestamp } from './define';
-import { deepCopy, dumpsCompact, type PyObject, type PyValue } from './pyjson';
+import { deepCopy, dumpsCompact, type PyObject, type PyValue } from '../py/pyjson';
 import { modelDefaults, validateBody } from './request-model';
 
 /** One HTTP-shaped answer of a mock: status, and either JSON or upstream's plain text. */

@@ -1,6 +1,6 @@
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { Environment, type EnvironmentSpec } from './environment';
-import { fixtureRecords, type PyValue } from './pyjson';
+import { fixtureRecords, type PyValue } from '../py/pyjson';
 import { SERVICE_REGISTRY } from './registry';
 
 /** A task's fixture file as stored (imported tasks keep their records as files). */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../lib/errors';
 import { describeRecord, type FieldInfo, type FieldType } from '../services/record-fields';
-import { isObject, parsePyJsonText, PyFloat, type PyObject, type PyValue } from '../services/pyjson';
+import { isObject, parsePyJsonText, PyFloat, type PyObject, type PyValue } from '../py/pyjson';
 
 /** One column of a fixture grid: its type (from the record schema, else from the values it holds) and rules. */
 export type FixtureColumn = FieldInfo & { name: string; required: boolean; key: boolean; declared: boolean };

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { WriteDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
-import { dumpsPy, isObject, parsePyJson, setField, toPlain, type PyObject, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJson, setField, toPlain, type PyObject, type PyValue } from '../py/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import { validateStored } from '../validation/validate-stored';
 import { validationWriter } from '../validation/validation.repo';
 import { assertUniqueKey, fixtureColumns, parseCell } from './fixture-columns';
 import { tasksRepo, tasksWriter } from './tasks.repo';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsRepo } from '../plan/slots.repo';
 import { storeTaskSpec } from './spec-store';
 import { fixturesOfTask } from './spec-fixtures';
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';

@@ -1,7 +1,7 @@
 import type { ReadDb, WriteDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import { SERVICE_REGISTRY } from '../services/registry';
-import { dumpsPy, isObject, parsePyJson, type PyValue } from '../services/pyjson';
+import { dumpsPy, isObject, parsePyJson, type PyValue } from '../py/pyjson';
 import { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { saveSpecVersion } from '../grading/update-check';
 import { commitFixtures, fixtureSchema } from './fixture-edit';

@@ -1,4 +1,4 @@
-import { flat, PyFloat, type PyValue } from '../services/pyjson';
+import { flat, PyFloat, type PyValue } from '../py/pyjson';
 
 /**
  * The JSON pydantic v2 writes with `model_dump_json()` — what Claw-Eval's trace writer puts on each

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isObject, PyFloat, type PyObject, type PyValue } from '../services/pyjson';
+import { isObject, PyFloat, type PyObject, type PyValue } from '../py/pyjson';
 
 /**
  * Claw-Eval's trace events (reference/claw-eval.md §8.2, upstream models/trace.py, message.py,

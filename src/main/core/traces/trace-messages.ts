@@ -1,5 +1,5 @@
 import type { Attachment, Message, MessageMeta, Usage } from '../../../shared/contract/entities/trajectory';
-import type { PyObject, PyValue } from '../services/pyjson';
+import type { PyObject, PyValue } from '../py/pyjson';
 import { dumpsPydantic } from './pydantic-json';
 import type { ContentBlock, TraceMessageBody, Usage as TraceUsage } from './trace-events';
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { lineCol, parseJsonText } from '../lib/json-input';
-import { isObject, parsePyJson, PyJsonError, type PyValue } from '../services/pyjson';
+import { isObject, parsePyJson, PyJsonError, type PyValue } from '../py/pyjson';
 import {
   EVENT_FIELDS,
   EVENT_SCHEMAS,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DimensionScores, EventMeta, Message, Trajectory } from '../../../shared/contract/entities/trajectory';
 import { pyIsoTimestamp } from '../services/define';
-import type { PyObject, PyValue } from '../services/pyjson';
+import type { PyObject, PyValue } from '../py/pyjson';
 import { dumpsPydantic, f } from './pydantic-json';
 import type { ContentBlock } from './trace-events';
 import { fieldsKey, messagesFromTrace, renderBlocks, traceRole, usageToTrace } from './trace-messages';

@@ -1,7 +1,7 @@
 import { Trajectory } from '../../../shared/contract/entities/trajectory';
 import type { SourceFormat } from '../../../shared/contract/entities/trajectory';
 import { prepareCached, type ReadDb } from '../db/sqlite';
-import { PyFloat, setField, toPlain, withoutUndefined, type PyObject, type PyValue } from '../services/pyjson';
+import { PyFloat, setField, toPlain, withoutUndefined, type PyObject, type PyValue } from '../py/pyjson';
 import { readRecord } from './formats';
 import type { TrajectoryBody } from './trajectories.repo';
 

@@ -1,7 +1,7 @@
 import type { GradeResult } from '../../../shared/contract/entities/checks';
 import { grade, runRecordFrom, type RunRecord } from '../grading/grade';
 import type { Dispatch, Environment } from '../services/environment';
-import type { PyValue } from '../services/pyjson';
+import type { PyValue } from '../py/pyjson';
 import type { ValidationInput } from './types';
 
 /**

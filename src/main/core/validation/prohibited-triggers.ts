@@ -2,7 +2,7 @@ import type { Matcher, ProhibitedRule } from '../../../shared/contract/entities/
 import { grade } from '../grading/grade';
 import { matchFields } from '../grading/matchers';
 import type { Environment } from '../services/environment';
-import type { PyValue } from '../services/pyjson';
+import type { PyValue } from '../py/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import type { ValidationInput } from './types';
 

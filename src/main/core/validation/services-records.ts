@@ -1,6 +1,6 @@
 import type { Verdict } from '../../../shared/contract/validation.contract';
 import { checkFixture, fixtureRulesOf, type FixtureRules, type RecordIssue } from '../services/fixture-check';
-import { fixtureRecords, type PyValue } from '../services/pyjson';
+import { fixtureRecords, type PyValue } from '../py/pyjson';
 import { SERVICE_REGISTRY } from '../services/registry';
 import { verdict, type Message, type ValidationInput } from './types';
 

@@ -1,5 +1,5 @@
 import type { Verdict } from '../../../shared/contract/validation.contract';
-import { isObject } from '../services/pyjson';
+import { isObject } from '../py/pyjson';
 import { runs } from './plan-run';
 import { notApplicable, verdict, type Message, type ValidationInput } from './types';
 

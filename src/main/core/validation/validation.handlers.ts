@@ -1,5 +1,5 @@
 import type { HandlerMap } from '../lib/handler-types';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsRepo } from '../plan/slots.repo';
 import { AppError, notFound } from '../lib/errors';
 import { validate } from './validate';
 import { validationRepo } from './validation.repo';

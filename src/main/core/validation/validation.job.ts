@@ -1,6 +1,6 @@
 import type { JobDefinition } from '../jobs/job-definition';
 import type { JobResult } from '../jobs/job-types';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsRepo } from '../plan/slots.repo';
 import { tasksRepo } from '../tasks/tasks.repo';
 import { validateStored } from './validate-stored';
 import { validationWriter } from './validation.repo';

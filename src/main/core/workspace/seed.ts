@@ -1,6 +1,6 @@
 import { SlotInput } from '../../../shared/contract/entities/slot';
 import demoPlan from '../../../../resources/seed/demo-plan.json';
-import { slotsWriter } from '../db/repos/slots.repo';
+import { slotsWriter } from '../plan/slots.repo';
 import { writeHandle, type Db } from '../db/sqlite';
 
 const hasCreatedAt = (db: Db) =>

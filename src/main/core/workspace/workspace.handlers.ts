@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { HandlerMap } from '../lib/handler-types';
 import { SCHEMA_VERSION, schemaVersion } from '../db/migrate';
-import { slotsRepo } from '../db/repos/slots.repo';
+import { slotsRepo } from '../plan/slots.repo';
 import { prepareCached } from '../db/sqlite';
 import { jobsRepo } from '../jobs/jobs.repo';
 

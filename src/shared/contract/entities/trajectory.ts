@@ -8,7 +8,7 @@ import { z } from 'zod';
  * §8), so a trace converts to a trajectory and back byte for byte (src/main/core/traces/).
  *
  * Free-form values (arguments, response bodies, audit data) are JSON. In the core they may hold
- * PyFloat (services/pyjson.ts) so 328.0 stays 328.0: serialise a trajectory with the Python-aware
+ * PyFloat (core/py/pyjson.ts) so 328.0 stays 328.0: serialise a trajectory with the Python-aware
  * writers (dumpsPy / dumpsCompact / the trace writer), never with JSON.stringify.
  */
 const int = z.number().int();

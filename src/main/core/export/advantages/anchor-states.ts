@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Trajectory } from '../../../../shared/contract/entities/trajectory';
 import type { Environment } from '../../services/environment';
-import { dumpsCompact, type PyObject, type PyValue } from '../../services/pyjson';
+import { dumpsCompact, type PyObject, type PyValue } from '../../py/pyjson';
 
 /**
  * GiGPO's anchor states, defined from our environments (formats.md §4.4 [ours]):

@@ -1,7 +1,7 @@
 import type { GradeResult } from '../../../../shared/contract/entities/checks';
 import { grade, runRecordFrom } from '../../grading/grade';
 import type { Environment } from '../../services/environment';
-import type { PyValue } from '../../services/pyjson';
+import type { PyValue } from '../../py/pyjson';
 import { freshEnvironment, type ExportTask } from '../export-task';
 import { stateDigest } from './anchor-states';
 

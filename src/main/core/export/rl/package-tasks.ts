@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import { buildSystemPrompt } from '../../agents/system-prompt';
-import { fixtureRecords } from '../../services/pyjson';
+import { fixtureRecords } from '../../py/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import type { ExportTask } from '../export-task';
 

@@ -1,5 +1,5 @@
 import { freshEnvironment, taskClock, type ExportTask } from '../export-task';
-import type { PyValue } from '../../services/pyjson';
+import type { PyValue } from '../../py/pyjson';
 import type { OpenAiTool } from './package-tasks';
 
 /**

@@ -1,6 +1,6 @@
 import type { RejectionReason } from '../../../../shared/contract/entities/export';
 import type { Message, ToolCall, Trajectory } from '../../../../shared/contract/entities/trajectory';
-import { isObject, type PyObject, pyEquals, type PyValue } from '../../services/pyjson';
+import { isObject, type PyObject, pyEquals, type PyValue } from '../../py/pyjson';
 import { codePoints, truncateCodePoints } from './text';
 import { normaliseTools, type SchemaOrigin, schemaOriginOf, type ToolSchema } from './tool-schemas';
 

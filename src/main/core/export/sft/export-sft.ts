@@ -9,7 +9,7 @@ import {
   type SftExportResult,
 } from '../../../../shared/contract/entities/export';
 import { AppError } from '../../lib/errors';
-import type { PyValue } from '../../services/pyjson';
+import type { PyValue } from '../../py/pyjson';
 import { DIALECTS, dataFileOf, loadingNotes } from './dialects';
 import { openExportFolder, ioError } from './export-folder';
 import { HashedFile } from './hashed-file';

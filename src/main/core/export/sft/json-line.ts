@@ -1,4 +1,4 @@
-import { floatRepr, PyFloat, type PyValue } from '../../services/pyjson';
+import { floatRepr, PyFloat, type PyValue } from '../../py/pyjson';
 
 /** Python float repr; the common range without floatRepr's exponent handling (same output). */
 function float(x: number): string {

@@ -1,6 +1,6 @@
 import type { LintFinding, SftDialect, SftOptionsInput, SftPreview } from '../../../../shared/contract/entities/export';
 import { AppError } from '../../lib/errors';
-import type { PyValue } from '../../services/pyjson';
+import type { PyValue } from '../../py/pyjson';
 import { DIALECTS } from './dialects';
 import { parseSftOptions } from './export-sft';
 import { jsonLine } from './json-line';

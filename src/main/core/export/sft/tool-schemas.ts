@@ -1,4 +1,4 @@
-import { isObject, type PyObject, type PyValue } from '../../services/pyjson';
+import { isObject, type PyObject, type PyValue } from '../../py/pyjson';
 
 /** A tool schema in the OpenAI wrapper form every dialect writes (formats.md §1.6). */
 export type ToolSchema = {

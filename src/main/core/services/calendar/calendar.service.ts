@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { dateText, email, oneOf } from '../record-fields';
 import { deepCopy, notFound, objects } from '../lib';
-import type { PyObject } from '../pyjson';
+import type { PyObject } from '../../py/pyjson';
 import { opt, req } from '../request-model';
-import { field } from '../pytime/pydatetime';
+import { field } from '../../py/pytime/pydatetime';
 import { shiftEventTimes, eventsOn } from './events';
 
 /** reference/claw-eval.md §6.5. organizer, status, description and recurring are optional. */

@@ -1,6 +1,6 @@
 import { deepCopy } from '../lib';
-import { isObject, numeric, pyEquals, type PyObject, type PyValue } from '../pyjson';
-import { parseStamp } from '../pytime/isoformat';
+import { isObject, numeric, pyEquals, type PyObject, type PyValue } from '../../py/pyjson';
+import { parseStamp } from '../../py/pytime/isoformat';
 import {
   DAY,
   daysFromCivil,
@@ -13,8 +13,8 @@ import {
   strftimeZ,
   timedeltaDays,
   US,
-} from '../pytime/pydatetime';
-import { strptimeDate } from '../pytime/strptime';
+} from '../../py/pytime/pydatetime';
+import { strptimeDate } from '../../py/pytime/strptime';
 
 /** Python truthiness of a JSON value. */
 function truthy(v: PyValue | undefined): boolean {

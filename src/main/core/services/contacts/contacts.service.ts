@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { email } from '../record-fields';
 import { deepCopy, findBy, notFound, objects } from '../lib';
-import { isObject, pyEquals, type PyObject, type PyValue } from '../pyjson';
+import { isObject, pyEquals, type PyObject, type PyValue } from '../../py/pyjson';
 import { opt, req } from '../request-model';
 
 /**

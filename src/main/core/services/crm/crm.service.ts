@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { count, dateText, email, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project } from '../lib';
-import type { PyObject } from '../pyjson';
+import type { PyObject } from '../../py/pyjson';
 import { opt, req } from '../request-model';
 
 /** reference/claw-eval.md §6.14. Export never checks that the customer ids exist. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { amount, dateText } from '../record-fields';
 import { deepCopy, findBy, notFound, objects } from '../lib';
-import type { PyObject } from '../pyjson';
+import type { PyObject } from '../../py/pyjson';
 import { opt, req } from '../request-model';
 
 /**

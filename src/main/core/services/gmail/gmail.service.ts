@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { dateText, email } from '../record-fields';
 import { deepCopy, notFound, objects, project, pySlice } from '../lib';
-import type { PyObject } from '../pyjson';
+import type { PyObject } from '../../py/pyjson';
 import { opt, req } from '../request-model';
-import { parseStamp } from '../pytime/isoformat';
-import { DAY, field, fromDate, instant, plus, strftimeZ, timedeltaDays } from '../pytime/pydatetime';
+import { parseStamp } from '../../py/pytime/isoformat';
+import { DAY, field, fromDate, instant, plus, strftimeZ, timedeltaDays } from '../../py/pytime/pydatetime';
 
 /** reference/claw-eval.md §6.4. */
 const MailRecord = z.looseObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { dateText, oneOf } from '../record-fields';
 import { deepCopy, findBy, notFound, objects, project, pySlice } from '../lib';
-import { pyEquals, type PyObject, type PyValue } from '../pyjson';
+import { pyEquals, type PyObject, type PyValue } from '../../py/pyjson';
 import { opt, req } from '../request-model';
 
 /** reference/claw-eval.md §6.16. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService } from '../define';
 import { int } from '../record-fields';
 import { objects, project, pySlice } from '../lib';
-import { dumpsPy, numeric, type PyObject, type PyValue } from '../pyjson';
+import { dumpsPy, numeric, type PyObject, type PyValue } from '../../py/pyjson';
 import { opt, req } from '../request-model';
 import { overlap, tokenize } from './tokenize';
 

@@ -4,7 +4,7 @@ import { Check, PlanStep, ProhibitedRule } from '../../../../shared/contract/ent
 import { TaskSpec, UnevaluableSafetyRule } from '../../../../shared/contract/entities/task-spec';
 import type { ClawTaskYaml } from './task-yaml';
 import { SERVICE_REGISTRY } from '../../services/registry';
-import { fixtureRecords, toPlain, type PyValue } from '../../services/pyjson';
+import { fixtureRecords, toPlain, type PyValue } from '../../py/pyjson';
 
 export const BLOCK_FORMAT = 'coworkenv-taskspec/1';
 

@@ -1,4 +1,4 @@
-import { fixtureRecords, isObject, type PyValue } from '../../services/pyjson';
+import { fixtureRecords, isObject, type PyValue } from '../../py/pyjson';
 
 /** Field names that hold a credential in the mocks' data (config: api_key, api_secret, connection_string). */
 const CREDENTIAL_FIELD = /(^|_)(api_?key|key|secret|token|password|passwd|pwd|connection_string|credentials?)$/i;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { MAX_JSON_DEPTH } from '../../lib/json-input';
 import { checkFixture, fixtureRulesOf, issueText, type FixtureRules } from '../../services/fixture-check';
-import { parsePyJsonText } from '../../services/pyjson';
+import { parsePyJsonText } from '../../py/pyjson';
 import { SERVICE_REGISTRY } from '../../services/registry';
 import { BlockError, taskSpecOfBlock } from './coworkenv-block';
 import { quirkWarnings } from './quirks';

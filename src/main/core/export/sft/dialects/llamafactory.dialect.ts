@@ -1,4 +1,4 @@
-import { dumpsPy, type PyValue } from '../../../services/pyjson';
+import { dumpsPy, type PyValue } from '../../../py/pyjson';
 import type { AgentView, ViewAssistant } from '../agent-view';
 import { jsonLine } from '../json-line';
 import {

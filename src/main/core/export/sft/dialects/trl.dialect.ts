@@ -1,4 +1,4 @@
-import type { PyObject, PyValue } from '../../../services/pyjson';
+import type { PyObject, PyValue } from '../../../py/pyjson';
 import type { AgentView } from '../agent-view';
 import { jsonLine } from '../json-line';
 import { type DialectSpec, err, type Issue, isRecord, warn, withThought } from './dialect';

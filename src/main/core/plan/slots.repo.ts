@@ -1,8 +1,8 @@
-import { DIFFICULTIES, SCENARIOS, Slot } from '../../../../shared/contract/entities/slot';
-import type { SlotField } from '../../../../shared/contract/entities/slot';
-import { prepareCached, type ReadDb, type WriteDb } from '../sqlite';
-import { pagedList, type PagedTable } from '../paged-list';
-import { compileWhere, type ColumnMap, type GridFilter, type PageQuery } from '../sql-filter';
+import { DIFFICULTIES, SCENARIOS, Slot } from '../../../shared/contract/entities/slot';
+import type { SlotField } from '../../../shared/contract/entities/slot';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
+import { pagedList, type PagedTable } from '../db/paged-list';
+import { compileWhere, type ColumnMap, type GridFilter, type PageQuery } from '../db/sql-filter';
 
 /** Row as stored: services is JSON text. When adding a column, update SlotFields, the migration and this map. */
 type SlotRow = Omit<Slot, 'services'> & { services: string };
