@@ -3,6 +3,7 @@ import type { Job } from '../../../../shared/contract/jobs.contract';
 import { jobResult, type JobName, type JobResult } from '../../../../shared/contract/job-result';
 import { call, errorText } from '../../api/client';
 import { useAppStore } from '../../stores/app.store';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 const FINAL = ['done', 'failed', 'cancelled', 'interrupted'];
 
@@ -85,11 +86,7 @@ export function ExportRun<N extends JobName>(props: {
           Export {job.state}: {job.error ?? job.message}
         </p>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
     </div>
   );
 }

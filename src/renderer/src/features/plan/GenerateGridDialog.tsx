@@ -3,6 +3,7 @@ import { DIFFICULTIES, LANGUAGES, SCENARIOS } from '../../../../shared/contract/
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { useAppStore } from '../../stores/app.store';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 const list = (s: string) =>
   s
@@ -101,11 +102,7 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
         <input type="number" min={0} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
       </label>
       <p data-testid="grid-size">{size.toLocaleString()} slots</p>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {progress && (
         <p data-testid="job-progress">
           <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}
