@@ -127,3 +127,28 @@ test('the plan toolbar does not move when a selection, an undo entry or a filter
   await expect(app.getByTestId('status-rows')).toContainText('(filtered)');
   expect(await layout(app)).toEqual(before);
 });
+
+async function generateGrid(app: Page) {
+  await app.getByRole('button', { name: 'Generate grid…' }).click();
+  await expect(app.getByTestId('grid-size')).toHaveText('48 slots');
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(app.getByTestId('job-progress')).toContainText('done');
+  await app.getByRole('button', { name: 'Close' }).click();
+}
+
+test('a grid-generation job is undone from the plan, unless its slots were edited since', async ({ app, server }) => {
+  await generateGrid(app);
+  await expect(app.getByTestId('status-rows')).toHaveText('74 rows');
+  await app.getByTestId('undo').click();
+  await expect(app.getByTestId('plan-notice')).toContainText('Undid generate grid (48 slots) — removed 48 slot(s)');
+  await expect(app.getByTestId('status-rows')).toHaveText('26 rows');
+
+  await generateGrid(app);
+  await expect(app.getByTestId('status-rows')).toHaveText('74 rows');
+  // Another writer edits one of the grid's slots: undoing would drop that edit, so the core refuses.
+  await cliCall(server.workspace, 'plan.update', { edits: [{ id: 74, field: 'notes', value: 'keep me' }] });
+  await app.getByTestId('undo').click();
+  await expect(app.getByTestId('plan-notice')).toContainText("1 of the grid's 48 slot(s) were edited since");
+  await expect(app.getByTestId('status-rows')).toHaveText('74 rows');
+  await expect(app.getByTestId('undo')).toBeEnabled(); // the refused entry stays on the stack
+});

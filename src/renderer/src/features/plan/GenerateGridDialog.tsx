@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { DIFFICULTIES, LANGUAGES, SCENARIOS } from '../../../../shared/contract/entities/slot';
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
+import { useUndoStore } from '../../grids/undo';
 import { useAppStore } from '../../stores/app.store';
+import { PLAN_GRID } from './plan-actions';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
 const list = (s: string) =>
@@ -67,6 +69,11 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
         targetCount: target,
       });
       setJobId(r.jobId);
+      // Ctrl+Z on the plan removes the job's slots (the core refuses while it runs or once tasks exist for them).
+      useUndoStore.getState().push(PLAN_GRID, {
+        label: `generate grid (${size.toLocaleString('en-US')} slots)`,
+        undo: () => call('plan.undoGrid', { jobId: r.jobId }).then((u) => `removed ${u.deleted} slot(s)`),
+      });
     } catch (err) {
       setError(errorText(err));
     }
