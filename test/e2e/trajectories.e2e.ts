@@ -1,7 +1,7 @@
 import { writeTrace } from '../../src/main/core/traces';
 import { synthTrajectory } from '../helpers/claw-traces';
 import { CLAW_ROOT, FULL_DATA } from '../helpers/shared-data';
-import { cliCall, expect, test } from './fixtures';
+import { cliCall, docsShot, expect, test } from './fixtures';
 
 type Stored = { id: number };
 
@@ -55,6 +55,7 @@ test.describe('Trajectories page', () => {
     await app.getByRole('button', { name: 'Trajectories' }).click();
     await expect(app).toHaveURL(/#\/trajectories$/);
     await expect(app.getByTestId('status-rows')).toHaveText('3 trajectories');
+    await docsShot(app, 'trajectories.png');
     // Sorted by score in SQL: the run with the prohibited call (score 0) first.
     await app.locator('.ag-header-cell[col-id="score"]').click();
     await expect(app.locator('.ag-row[row-index="0"] [col-id="id"]')).toHaveText(String(ids.full));

@@ -28,7 +28,7 @@ const count = (db: ReadDb, sql: string, jobId: string) => (prepareCached(db, sql
  */
 export function undoGrid(db: WriteDb, jobId: string): { deleted: number } {
   const job = jobsRepo(db).get(jobId);
-  if (!job || job.name !== 'plan.generateGrid') throw notFound(`grid-generation job ${jobId}`);
+  if (job?.name !== 'plan.generateGrid') throw notFound(`grid-generation job ${jobId}`);
   if (job.state === 'queued' || job.state === 'running')
     throw new AppError('CONFLICT', `the grid job ${jobId.slice(0, 8)} is still ${job.state}: cancel it first`);
   const slots = count(db, `SELECT count(*) AS n FROM (${OWN})`, jobId);
