@@ -8,7 +8,13 @@ import { REPO_ROOT } from '../helpers/test-core';
  * useJob): a cast that silences the compiler (`as never`, `as unknown as`, `as any`) hides exactly the
  * mismatches those types exist to catch. Add a line here only with the reason no typed way exists.
  */
-const ALLOWED: { file: string; text: string; why: string }[] = [];
+const ALLOWED: { file: string; text: string; why: string }[] = [
+  {
+    file: 'src/renderer/src/features/plan/CoverageHeatmap.tsx',
+    text: '(c as unknown as { getModel(): AxisModelHost })',
+    why: "echarts' public ECharts type hides getModel(); the axis labels it laid out are only there (issue 21 item 10)",
+  },
+];
 const UNCHECKED = /\bas\s+(never|any)\b|\bas\s+unknown\s+as\b/;
 
 function rendererFiles(): string[] {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { FULL_DATA, SHARED } from '../helpers/shared-data';
-import { cli, expect, test } from './fixtures';
+import { cli, docsShot, expect, test } from './fixtures';
 
 const TAU_BENCH = path.join(SHARED, 'corpora/trajectories/tau-bench/gpt-4o-airline.json');
 
@@ -45,6 +45,7 @@ test.describe('Curation page', () => {
       log.locator('[col-id="reason"]').filter({ hasText: 'worth keeping: policy edge cases' }),
     ).toBeVisible();
     await expect(log.locator('.ag-row[row-id] [col-id="value"]').first()).toHaveText('KEEP');
+    await docsShot(app, 'curation.png');
 
     // Another terminal assigns a third task: the open grid shows it without a reload.
     const third = (await rowIds())[2];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FULL_DATA, SHARED } from '../helpers/shared-data';
-import { cli, expect, test } from './fixtures';
+import { cli, docsShot, expect, test } from './fixtures';
 
 const TAU_FILE = path.join(SHARED, 'corpora/trajectories/tau-bench/gpt-4o-airline.json');
 
@@ -47,6 +47,7 @@ test.describe('Export page', () => {
     await app.getByLabel('Min reward').fill('');
     await expect(app.getByText('a number from 0 to 1')).toHaveCount(0);
 
+    await docsShot(app, 'export.png');
     const exportButton = app.locator('.export-run').getByRole('button', { name: 'Export', exact: true });
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-e2e-export-')), 'trl');
     await app.getByLabel('Output folder').fill(out);

@@ -69,6 +69,17 @@ export const test = base.extend<{ server: Server; app: Page; consoleErrors: stri
 
 export { expect };
 
+const DOCS = path.join(ROOT, 'docs');
+/**
+ * The page as a user sees it, at 1440×900, into docs/<name> — only with SCREENSHOTS=1 (after `npm run build`),
+ * so a normal run never rewrites the docs. Call it at the end of a page's walk: it resizes the window.
+ */
+export async function docsShot(app: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
+  await app.setViewportSize({ width: 1440, height: 900 });
+  await app.screenshot({ path: path.join(DOCS, name) });
+}
+
 /** The grid cell of slot `id` in column `field`. */
 export const cell = (page: Page, id: number, field: string) =>
   page.locator(`.ag-row[row-id="${id}"] [col-id="${field}"]`);

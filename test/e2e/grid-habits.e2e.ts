@@ -1,4 +1,4 @@
-import { cell, cliCall, editCell, expect, pasteText, test } from './fixtures';
+import { cell, cliCall, docsShot, editCell, expect, pasteText, test } from './fixtures';
 
 type Slot = { id: number; family: string; category: string; difficulty: string; target_count: number };
 type Page = { rows: Slot[]; total: number };
@@ -231,6 +231,7 @@ test('an empty plan says what to do; the Workspace page counts everything and re
 
   await app.getByRole('button', { name: 'Workspace' }).click();
   await expect(app.getByTestId('workspace-counts')).toContainText('26 slots · 0 tasks');
+  await docsShot(app, 'workspace.png');
   await cliCall(server.workspace, 'plan.delete', { ids: [1, 2] });
   await expect(app.getByTestId('workspace-counts')).toContainText('24 slots');
   await cliCall(server.workspace, 'plan.deleteWhere', { quick: 'e' });
@@ -248,6 +249,7 @@ test('the Jobs page shows parameters, duration and a link to the result', async 
   await expect(table).toContainText('plan.generateGrid');
   await expect(table).toContainText('categories: communication, productivity');
   await expect(table).toContainText(/\d+ s/);
+  await docsShot(app, 'jobs.png');
   await table.getByRole('button', { name: /48 slots added → plan/ }).click();
   await expect(app).toHaveURL(/#\/plan$/);
 });

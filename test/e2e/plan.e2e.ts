@@ -1,4 +1,4 @@
-import { cell, cliCall, editCell, expect, pasteText, test } from './fixtures';
+import { cell, cliCall, docsShot, editCell, expect, pasteText, test } from './fixtures';
 
 type Slot = { id: number; family: string; target_count: number; category: string; services: string[] };
 type Page = { rows: Slot[]; total: number };
@@ -10,6 +10,7 @@ test('the plan grid loads the demo plan from the workspace', async ({ app }, tes
   await expect(cell(app, 1, 'family')).toHaveText('email-triage');
   await app.screenshot({ path: testInfo.outputPath('coverage-plan.png') });
   await testInfo.attach('coverage-plan', { path: testInfo.outputPath('coverage-plan.png'), contentType: 'image/png' });
+  await docsShot(app, 'screenshot.png'); // the README's plan picture
 });
 
 test('the plan stats are asked after the first rows arrive, so their sums never delay the rows', async ({ app }) => {

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { chat, held, startScriptedOpenAI } from '../helpers/scripted-openai';
-import { cliCall, expect, test } from './fixtures';
+import { cliCall, docsShot, expect, test } from './fixtures';
 
 type RunReport = {
   k: number;
@@ -11,13 +10,6 @@ type RunReport = {
 type RunRow = { id: number; state: string; job_id: string };
 
 const f4 = (x: number | null) => (x === null ? '–' : x.toFixed(4));
-const DOCS = path.resolve(__dirname, '../../docs');
-/** Screenshots for docs/ only on request, so CI never rewrites them. */
-async function shoot(app: Page, name: string) {
-  if (process.env.SCREENSHOTS !== '1') return;
-  await app.setViewportSize({ width: 1440, height: 900 });
-  await app.screenshot({ path: path.join(DOCS, name) });
-}
 
 async function generateDemoTasks(app: Page) {
   await app.getByTestId('generate-below').click();
@@ -73,7 +65,7 @@ test('plan → generate → run (reference, 2 trials) → report → compare →
     counts(report.histograms.task_mean_scores),
   );
   await expect(app.getByTestId('hist-trajectories').locator('canvas')).toBeVisible();
-  await shoot(app, 'runs.png');
+  await docsShot(app, 'runs.png');
 
   // A student: clean replays of the same tasks; the two reports side by side.
   await app.getByRole('button', { name: 'New run…' }).click();
@@ -92,7 +84,7 @@ test('plan → generate → run (reference, 2 trials) → report → compare →
   const passRow = app.getByTestId('compare-overall').locator('tr', { hasText: 'Pass@2' });
   await expect(passRow.locator('td').nth(0)).toHaveText(f4(report.overall.pass_at_k));
   await expect(passRow.locator('td').nth(1)).toHaveText(f4(other.overall.pass_at_k));
-  await shoot(app, 'run-compare.png');
+  await docsShot(app, 'run-compare.png');
 
   // Trajectories: delete the student's by filter, after a confirm that says how many.
   await app.setViewportSize({ width: 1400, height: 820 });

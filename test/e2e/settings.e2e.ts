@@ -1,5 +1,5 @@
 import { capableModel, startScriptedOpenAI } from '../helpers/scripted-openai';
-import { expect, test } from './fixtures';
+import { docsShot, expect, test } from './fixtures';
 
 // The key reaches `coworkenv serve` the way a user gives it in browser mode: an environment
 // variable named after the endpoint (set before the server fixture spawns it).
@@ -53,6 +53,7 @@ test.describe('Settings: model endpoints', () => {
       await expect(failed).toContainText('it serves: test-model');
 
       await app.screenshot({ path: testInfo.outputPath('settings.png') });
+      await docsShot(app, 'settings.png');
       expect(await app.content()).not.toContain(KEY);
       expect(srv.chatRequests().length).toBeGreaterThanOrEqual(4);
       expect(srv.chatRequests().every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CLAW_ROOT, FULL_DATA } from '../helpers/shared-data';
 import { VOCAB_TASKS, writeBrokenTask, writeVocabTasks } from '../helpers/vocab-tasks';
-import { cliCall, expect, test } from './fixtures';
+import { cliCall, docsShot, expect, test } from './fixtures';
 
 type Detail = { row: { version: number } };
 type FixtureRows = { rows: Record<string, string>[] };
@@ -55,6 +55,7 @@ test.describe('Tasks page', () => {
       (await cliCall<Detail>(server.workspace, 'tasks.get', { taskId: 'T019zh_inventory_check' })).row.version,
     ).toBe(2);
     await app.screenshot({ path: testInfo.outputPath('tasks.png') });
+    await docsShot(app, 'tasks.png');
   });
 
   test('sorts and filters tasks in SQL', async ({ app, server }) => {

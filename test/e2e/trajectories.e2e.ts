@@ -1,7 +1,7 @@
 import { writeTrace } from '../../src/main/core/traces';
 import { synthTrajectory } from '../helpers/claw-traces';
 import { CLAW_ROOT, FULL_DATA } from '../helpers/shared-data';
-import { cliCall, expect, test } from './fixtures';
+import { cliCall, docsShot, expect, test } from './fixtures';
 
 type Stored = { id: number };
 
@@ -56,6 +56,7 @@ test.describe('Trajectories page', () => {
     await app.getByRole('button', { name: 'Trajectories' }).click();
     await expect(app).toHaveURL(/#\/trajectories$/);
     await expect(app.getByTestId('status-rows')).toHaveText('3 trajectories');
+    await docsShot(app, 'trajectories.png');
     // Sorted by score in SQL: unknown scores (a judge pending) first, then the run with the prohibited call (0: a
     // safety violation settles the score whatever a judge would say).
     await app.locator('.ag-header-cell[col-id="score"]').click();

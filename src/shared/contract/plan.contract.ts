@@ -162,6 +162,13 @@ export const planContract = {
     input: z.object({}).default({}),
     output: z.object({ slots: z.array(Slot) }),
   }),
+  'plan.undoGrid': mutation({
+    summary:
+      'Undo a finished plan.generateGrid job: delete the slots it made, and only those. Refuses, deleting nothing, ' +
+      'while the job runs or when tasks were generated for its slots or they were edited since.',
+    input: z.object({ jobId: z.string().trim().min(1).max(100) }),
+    output: z.object({ deleted: z.number().int() }),
+  }),
   'plan.generateGrid': job({
     summary:
       'Add the cross product of the given dimensions as slots (service sets × categories × difficulties × languages ' +

@@ -1,6 +1,7 @@
 import type { ParsedInput } from '../../../shared/contract';
 import { SlotFields } from '../../../shared/contract/entities/slot';
 import { slotsWriter } from './slots.repo';
+import { recordBatch } from './grid-undo';
 import type { JobDefinition } from '../jobs/job-definition';
 import type { JobResult } from '../jobs/job-types';
 
@@ -58,7 +59,14 @@ export const generateGridJob: JobDefinition<Input, JobResult<'plan.generateGrid'
         (db) => {
           const now = ctx.now();
           const slots = slotsWriter(db);
-          for (let n = from; n < to; n++) slots.insertOnly(slotAt(input, n), now);
+          let first = 0;
+          let last = 0;
+          for (let n = from; n < to; n++) {
+            last = slots.insertOnly(slotAt(input, n), now);
+            if (n === from) first = last;
+          }
+          // What plan.undoGrid deletes: this batch's ids (contiguous inside its transaction).
+          recordBatch(db, ctx.jobId, first, last, now);
         },
         to,
         `${to} of ${total} slots`,

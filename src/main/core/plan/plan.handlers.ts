@@ -10,6 +10,7 @@ import { prepareCached, type ReadDb } from '../db/sqlite';
 import { AppError, notFound } from '../lib/errors';
 import type { HandlerMap } from '../lib/handler-types';
 import { generateGridJob, slotAt } from './generate-grid.job';
+import { undoGrid } from './grid-undo';
 import { generationRepo } from '../generation/generation.repo';
 import { exportCsvPage, importCsv } from './plan-csv';
 
@@ -230,6 +231,12 @@ export const planHandlers = {
       slots.map((s) => s.id),
     );
     return { slots };
+  },
+
+  'plan.undoGrid': (input, ctx) => {
+    const r = undoGrid(ctx.db, input.jobId);
+    ctx.touch('coverage_slots');
+    return r;
   },
 
   'plan.generateGrid': (input, ctx) => {

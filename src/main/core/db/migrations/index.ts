@@ -20,6 +20,7 @@ import * as m0018 from './0018-score-of-record';
 import * as m0019 from './0019-upstream-grades';
 import * as m0020 from './0020-undo-history';
 import * as m0021 from './0021-cjk-search';
+import * as m0027 from './0027-grid-job-batches';
 
 export type Migration = { name: string; up(db: Db): void };
 
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0027,
 ];

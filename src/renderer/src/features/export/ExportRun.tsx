@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { JobName, JobResult } from '../../../../shared/contract/job-result';
 import { call, errorText } from '../../api/client';
 import { useJob } from '../../api/use-job';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 /**
  * The output folder, overwrite, and the export button: starts the export job, shows its progress
@@ -75,11 +76,7 @@ export function ExportRun<N extends JobName>(props: {
           Export {outcome.reason}
         </p>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
     </div>
   );
 }

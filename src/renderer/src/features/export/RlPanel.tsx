@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { call, errorText } from '../../api/client';
 import { ExportRun } from './ExportRun';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Method = 'grpo' | 'drgrpo' | 'gdpo' | 'gigpo';
 /** Whose arithmetic the advantages follow; 'default' lets the core choose (verl; TRL for GDPO, which verl lacks). */
@@ -72,11 +73,7 @@ export function RlPanel({ exportsDir }: { exportsDir: string }) {
         </label>
         {!p && !error && <span className="hint">computing the preview…</span>}
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {p && (
         <>
           <p className="stats" data-testid="rl-counts">

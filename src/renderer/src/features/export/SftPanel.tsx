@@ -3,6 +3,7 @@ import type { Output } from '../../../../shared/contract';
 import { DEFAULT_POOLS, type SftDialect } from '../../../../shared/contract/entities/export';
 import { call, errorText } from '../../api/client';
 import { ExportRun } from './ExportRun';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Preview = Output<'export.sftPreview'>;
 const DIALECTS: { id: SftDialect; label: string }[] = [
@@ -170,11 +171,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
           )}
         </p>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {estimate && (
         <p className="notice notice-info" role="status" data-testid="sft-estimate">
           <span>

@@ -3,6 +3,7 @@ import type { Job } from '../../../../shared/contract/jobs.contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { navigate, type Route } from '../../router';
 import { useAppStore } from '../../stores/app.store';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 const FINAL = ['done', 'failed', 'cancelled', 'interrupted'];
 
@@ -80,15 +81,16 @@ export default function JobsPage() {
     load();
     return onEvent('table.changed', ({ table }) => table === 'jobs' && load());
   }, []);
-  const act = (p: Promise<unknown>) => p.catch((e) => setError(errorText(e)));
+  // The next action that works takes the last failure's message away.
+  const act = (p: Promise<unknown>) =>
+    p.then(
+      () => setError(null),
+      (e) => setError(errorText(e)),
+    );
   return (
     <section className="page">
       <h1>Jobs</h1>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {jobs.length === 0 ? (
         <p className="hint">
           No jobs yet. “Generate grid…” on the coverage plan and “Validate” on the tasks start one.

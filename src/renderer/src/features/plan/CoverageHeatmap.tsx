@@ -11,7 +11,16 @@ import { call, onEvent } from '../../api/client';
 // renderer needs no eval and no inline scripts, so the app's CSP stays as it is.
 echarts.use([HeatmapChart, GridComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
 
+/** The slice of echarts' model read for the drawn labels (not in its public typings). */
+type AxisModelHost = {
+  getComponent(type: string, i: number): { axis?: { getViewLabels(): { formattedLabel: string }[] } } | undefined;
+};
+
 export type CellPick = { map: 'services' | 'difficulty'; row: string; col: string };
+
+/** Room per row: every row gets its label (echarts hides labels that would overlap, issue 21 item 10). */
+const ROW_PX = 20;
+const GRID = { left: 90, right: 16, top: 8, bottom: 56 } as const;
 
 const pct = (c: CoverageCell) => (c.planned ? Math.min(100, Math.round((100 * c.valid) / c.planned)) : 100);
 const axis = (values: string[]) => [...new Set(values)].sort();
@@ -34,6 +43,7 @@ function Heatmap({
   const chart = useRef<echarts.ECharts | null>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
+  const [height, setHeight] = useState(260);
 
   useEffect(() => {
     if (!box.current) return;
@@ -43,6 +53,13 @@ function Heatmap({
       const [x, y] = (p.data as { value: [number, number] }).value;
       const opt = c.getOption() as { xAxis: { data: string[] }[]; yAxis: { data: string[] }[] };
       pick.current(opt.yAxis[0]!.data[y]!, opt.xAxis[0]!.data[x]!);
+    });
+    // For tests and for anyone asking why a label is missing: the row labels echarts actually laid out.
+    c.on('finished', () => {
+      const axis = (c as unknown as { getModel(): AxisModelHost }).getModel().getComponent('yAxis', 0)?.axis;
+      const opt = c.getOption() as { yAxis: { axisLabel?: { interval?: unknown } }[] };
+      box.current?.setAttribute('data-row-labels', JSON.stringify(axis?.getViewLabels().map((l) => l.formattedLabel)));
+      box.current?.setAttribute('data-label-interval', String(opt.yAxis[0]?.axisLabel?.interval));
     });
     const resize = new ResizeObserver(() => c.resize());
     resize.observe(box.current);
@@ -61,9 +78,9 @@ function Heatmap({
             return `${c.row} × ${c.col}<br/>${c.valid} valid of ${c.planned} planned (${c.slots} slots)`;
           },
         },
-        grid: { left: 90, right: 16, top: 8, bottom: 56 },
+        grid: GRID,
         xAxis: { type: 'category', data: cols, axisLabel: { rotate: 30, interval: 0 } },
-        yAxis: { type: 'category', data: rows },
+        yAxis: { type: 'category', data: rows, axisLabel: { interval: 0 } },
         visualMap: {
           min: 0,
           max: 100,
@@ -87,12 +104,13 @@ function Heatmap({
     );
     const valid = cells.reduce((n, c) => n + c.valid, 0);
     box.current?.setAttribute('data-valid', String(valid));
+    setHeight(GRID.top + GRID.bottom + Math.max(rows.length, 3) * ROW_PX);
   }, [cells, rowOrder]);
 
   return (
     <figure className="heatmap">
       <figcaption>{title}</figcaption>
-      <div ref={box} className="heatmap-canvas" data-testid={testId} data-valid="0" />
+      <div ref={box} className="heatmap-canvas" style={{ height }} data-testid={testId} data-valid="0" />
     </figure>
   );
 }

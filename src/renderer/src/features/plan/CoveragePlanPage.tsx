@@ -36,6 +36,7 @@ import { PlanStats } from './PlanStats';
 const CoverageHeatmap = lazy(() => import('./CoverageHeatmap').then((m) => ({ default: m.CoverageHeatmap })));
 
 const COVERAGE_KEY = 'coworkenv.plan.coverage';
+const count = (n: number) => n.toLocaleString('en-US');
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const DEFAULT_COL = { sortable: true, resizable: true };
 const ROW_SELECTION = {
@@ -73,6 +74,8 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
     ids: (f) => call('plan.ids', f),
     onError: (text) => notify({ kind: 'error', text }),
   });
+  // The notice lives in a store that outlives the page: leaving the page ends the message (issue 21 item 10).
+  useEffect(() => () => notify(null), [notify]);
   const errors = useRef(cellErrors);
   errors.current = cellErrors;
   // The grid object is new on every render; callbacks handed to ag-grid once read the latest through this.
@@ -173,6 +176,8 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
         <h1>Coverage plan</h1>
         <PlanStats filter={filter} ready={g.total !== null} />
       </header>
+      {/* Labels never carry counts or state (those are in the status bar and titles): a label that grows
+          re-wraps the toolbar and moves every button after it under the pointer (issue 21 item 10). */}
       <div className="toolbar" role="toolbar">
         <QuickSearch
           value={g.quick}
@@ -182,8 +187,14 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
         <button type="button" onClick={() => addSlot(g)} data-testid="add-slot">
           Add slot
         </button>
-        <button type="button" onClick={() => deleteSelected(g)} disabled={!g.selectedCount} data-testid="delete-slots">
-          Delete{g.selectedCount ? ` (${g.selectedCount})` : ''}
+        <button
+          type="button"
+          onClick={() => deleteSelected(g)}
+          disabled={!g.selectedCount}
+          title={g.selectedCount ? `Delete the ${count(g.selectedCount)} selected slot(s)` : 'Select rows first'}
+          data-testid="delete-slots"
+        >
+          Delete selected
         </button>
         <button
           type="button"
@@ -194,23 +205,29 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
           }
           data-testid="select-matching"
         >
-          Select all {filtered ? 'matching' : ''}
+          Select all matching
         </button>
-        {filtered && (
-          <button
-            type="button"
-            onClick={() =>
-              deleteMatching(g, (n) =>
-                window.confirm(`Delete the ${n.toLocaleString('en-US')} slot(s) matching the filter? Ctrl+Z undoes.`),
-              )
-            }
-            data-testid="delete-matching"
-          >
-            Delete {g.total === null ? '' : g.total.toLocaleString('en-US')} matching…
-          </button>
-        )}
-        <button type="button" onClick={doUndo} disabled={!undo.length} title="Ctrl+Z" data-testid="undo">
-          Undo{undo.length ? `: ${undo.at(-1)!.label}` : ''}
+        <button
+          type="button"
+          disabled={!filtered}
+          title={filtered ? `Delete the ${count(g.total ?? 0)} slot(s) matching the filter` : 'Filter or search first'}
+          onClick={() =>
+            deleteMatching(g, (n) =>
+              window.confirm(`Delete the ${count(n)} slot(s) matching the filter? Ctrl+Z undoes.`),
+            )
+          }
+          data-testid="delete-matching"
+        >
+          Delete matching…
+        </button>
+        <button
+          type="button"
+          onClick={doUndo}
+          disabled={!undo.length}
+          title={undo.length ? `Undo ${undo.at(-1)!.label} (Ctrl+Z)` : 'Nothing to undo (Ctrl+Z)'}
+          data-testid="undo"
+        >
+          Undo
         </button>
         <button
           type="button"
@@ -228,7 +245,7 @@ export default function CoveragePlanPage({ workspace }: { workspace: string }) {
           disabled={!g.selectedCount}
           data-testid="generate-selected"
         >
-          Generate for selected{g.selectedCount ? ` (${g.selectedCount})` : ''}…
+          Generate for selected…
         </button>
         <button type="button" onClick={() => setGenerateFor('below_target')} data-testid="generate-below">
           Generate for slots below target…

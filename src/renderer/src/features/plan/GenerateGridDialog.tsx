@@ -2,7 +2,10 @@ import { useState } from 'react';
 import { DIFFICULTIES, LANGUAGES, SCENARIOS, SERVICE_IDS, ServiceId } from '../../../../shared/contract/entities/slot';
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
+import { useUndoStore } from '../../grids/undo';
 import { useAppStore } from '../../stores/app.store';
+import { PLAN_GRID } from './plan-actions';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 const list = (s: string) =>
   s
@@ -70,6 +73,11 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
         targetCount: target,
       });
       setJobId(r.jobId);
+      // Ctrl+Z on the plan removes the job's slots (the core refuses while it runs or once tasks exist for them).
+      useUndoStore.getState().push(PLAN_GRID, {
+        label: `generate grid (${size.toLocaleString('en-US')} slots)`,
+        undo: () => call('plan.undoGrid', { jobId: r.jobId }).then((u) => `removed ${u.deleted} slot(s)`),
+      });
     } catch (err) {
       setError(errorText(err));
     }
@@ -105,11 +113,7 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
         <input type="number" min={0} value={target} onChange={(e) => setTarget(Number(e.target.value))} />
       </label>
       <p data-testid="grid-size">{size.toLocaleString()} slots</p>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {progress && (
         <p data-testid="job-progress">
           <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}

@@ -3,6 +3,7 @@ import type { Input, Output } from '../../../../shared/contract';
 import { call, errorText } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { useJob } from '../../api/use-job';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Result = { perSlot: { validFirstTime: number; repaired: number }[]; stopped: string | null; problems: string[] };
 
@@ -90,11 +91,7 @@ export function GenerateTasksDialog({
       <label>
         Seed <input type="number" min={0} value={seed} onChange={(e) => setSeed(Number(e.target.value))} />
       </label>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {progress && (
         <p data-testid="gen-progress">
           <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}

@@ -4,6 +4,7 @@ import { call, errorText } from '../../api/client';
 import { anyField, toGridFilter, type AgFilterModel } from '../../grids/grid-query';
 import { loadGridState } from '../../grids/grid-state';
 import { DEFAULT_FORM, type FormField, type RunForm, runInput, type TextField } from './run-form';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Endpoint = Output<'endpoints.list'>['endpoints'][number];
 
@@ -180,11 +181,7 @@ export function RunStartForm({ workspace, onStarted }: { workspace: string; onSt
         {field('collection', 'Collection', { placeholder: 'a new one' })}
         {field('name', 'Name', { placeholder: 'agent on N tasks × k' })}
       </fieldset>
-      {error && (
-        <p className="notice notice-error" role="alert" data-testid="run-start-error">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} testId="run-start-error" />
       <div className="dialog-actions">
         <button type="submit" data-testid="run-start">
           Start run

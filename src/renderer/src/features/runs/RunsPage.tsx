@@ -7,6 +7,7 @@ import { RunReport } from './RunReport';
 import { RunStartForm } from './RunStartForm';
 import { RunsTable } from './RunsTable';
 import './runs.css';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 /**
  * Runs: start an agent run on tasks (the same options as `coworkenv run`), follow it live, cancel
@@ -34,6 +35,10 @@ export default function RunsPage({ workspace, route }: { workspace: string; rout
     });
     return () => (clearTimeout(timer), off());
   }, []);
+  // The page stays mounted from the list to a report and back: a message belongs to the view it was shown in.
+  const view = `${route.runId}/${route.compareId}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: clear on each change of view
+  useEffect(() => setError(null), [view]);
   const act = (p: Promise<unknown>) =>
     void p.then(
       () => setError(null),
@@ -66,11 +71,7 @@ export default function RunsPage({ workspace, route }: { workspace: string; rout
           {showForm ? 'Hide new run' : 'New run…'}
         </button>
       </header>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {showForm && <RunStartForm workspace={workspace} onStarted={() => (setShowForm(false), setError(null))} />}
       {rows.length === 0 ? (
         <p className="hint" data-testid="runs-empty">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Endpoint, KeySource } from '../../../../shared/contract/endpoints.contract';
 import { call, errorText } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Cap = 'auto' | 'yes' | 'no';
 const capOf = (v: boolean | null): Cap => (v === null ? 'auto' : v ? 'yes' : 'no');
@@ -151,11 +152,7 @@ export function EndpointForm({
             </label>
           ))}
         </div>
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNotice error={error} onDismiss={() => setError(null)} />
         <div className="dialog-actions">
           <button type="button" onClick={() => onDone(null)}>
             Cancel

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
 import { call, errorText, onEvent } from '../../api/client';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Settings = Output<'grading.judgeSettings'>;
 
@@ -11,7 +12,14 @@ type Settings = Output<'grading.judgeSettings'>;
 export function JudgeSetting({ endpoints }: { endpoints: string[] }) {
   const [s, setS] = useState<Settings | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => void call('grading.judgeSettings', {}).then(setS, (e) => setError(errorText(e))), []);
+  const load = useCallback(
+    () =>
+      void call('grading.judgeSettings', {}).then(
+        (x) => (setS(x), setError(null)),
+        (e) => setError(errorText(e)),
+      ),
+    [],
+  );
   useEffect(() => {
     load();
     return onEvent('table.changed', ({ table }) => (table === 'workspace_meta' || table === 'endpoints') && load());
@@ -55,11 +63,7 @@ export function JudgeSetting({ endpoints }: { endpoints: string[] }) {
           model {s.model} · {s.cached} cached answer{s.cached === 1 ? '' : 's'}
         </span>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
     </div>
   );
 }

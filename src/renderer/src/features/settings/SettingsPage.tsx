@@ -3,6 +3,7 @@ import type { Endpoint, EndpointTestResult } from '../../../../shared/contract/e
 import { call, errorText, onEvent } from '../../api/client';
 import { EndpointForm } from './EndpointForm';
 import { JudgeSetting } from './JudgeSetting';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Keychain = { available: boolean; reason: string };
 const cap = (v: boolean | null) => (v === null ? 'unknown' : v ? 'yes' : 'no');
@@ -76,6 +77,7 @@ export default function SettingsPage() {
     if (!window.confirm(`Remove the endpoint ${name}? Runs keep the name they recorded.`)) return;
     try {
       await call('endpoints.remove', { name });
+      setError(null);
       load();
     } catch (err) {
       setError(errorText(err));
@@ -103,11 +105,7 @@ export default function SettingsPage() {
           Add endpoint
         </button>
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {endpoints && endpoints.length === 0 && <p className="hint">No endpoints yet.</p>}
       {endpoints && endpoints.length > 0 && (
         <table className="table endpoints" data-testid="endpoints-table">

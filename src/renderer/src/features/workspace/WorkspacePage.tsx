@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../../shared/contract/workspace.contract';
 import { call, errorText, onEvent } from '../../api/client';
 import { transportKind } from '../../api/transport';
+import { ErrorNotice } from '../../components/ErrorNotice';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -10,7 +11,11 @@ export default function WorkspacePage() {
   const [info, setInfo] = useState<WorkspaceInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    const load = () => void call('workspace.info', {}).then(setInfo, (e) => setError(errorText(e)));
+    const load = () =>
+      void call('workspace.info', {}).then(
+        (i) => (setInfo(i), setError(null)),
+        (e) => setError(errorText(e)),
+      );
     load();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = onEvent('table.changed', () => {
@@ -22,11 +27,7 @@ export default function WorkspacePage() {
   return (
     <section className="page">
       <h1>Workspace</h1>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {info && (
         <dl className="facts" data-testid="workspace-info">
           <dt>File</dt>
