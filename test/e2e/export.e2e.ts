@@ -51,10 +51,20 @@ test.describe('Export page', () => {
     const exportButton = app.locator('.export-run').getByRole('button', { name: 'Export', exact: true });
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-e2e-export-')), 'trl');
     await app.getByLabel('Output folder').fill(out);
+    // Rendered with the chosen chat template against a budget in characters (issue 18 item 9).
+    await app.getByLabel('Chat template').selectOption('llama3.1');
+    await app.getByLabel('Length budget', { exact: true }).fill('200');
+    await app.getByLabel('Length budget unit').selectOption('chars');
     await exportButton.click();
     await expect(app.getByTestId('export-done')).toContainText(`${exported} records written to ${out}`);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
     expect(manifest.report.exported).toBe(exported);
+    const render = manifest.report.render;
+    expect(render).toMatchObject({ template: 'llama3.1', budget: { unit: 'chars', max: 200 } });
+    expect(render.overBudget.count).toBeGreaterThan(0);
+    await expect(app.getByTestId('export-done')).toContainText(
+      `rendered with llama3.1: ${render.failed} refused by the template, ${render.overBudget.count} over 200 characters`,
+    );
     // The same folder again is refused (no overwrite).
     await exportButton.click();
     await expect(app.getByRole('alert')).toContainText('already exists');

@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Output } from '../../../../shared/contract';
-import { DEFAULT_POOLS, type SftDialect } from '../../../../shared/contract/entities/export';
+import {
+  type ChatTemplateId,
+  DEFAULT_POOLS,
+  type RenderSummary,
+  type SftDialect,
+} from '../../../../shared/contract/entities/export';
 import { call, errorText } from '../../api/client';
 import { ExportRun } from './ExportRun';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -27,6 +32,10 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
   // Explicit, never implied by 0: a prepared SFT set (τ²-bench's) has no rewards at all.
   const [noReward, setNoReward] = useState(false);
   const [noSchemas, setNoSchemas] = useState(false);
+  // The chat template every exported record is rendered with ('': the dialect's default) and the length budget.
+  const [template, setTemplate] = useState<ChatTemplateId | ''>('');
+  const [budgetUnit, setBudgetUnit] = useState<'tokens' | 'chars'>('tokens');
+  const [budgetMax, setBudgetMax] = useState('1024');
   const [buckets, setBuckets] = useState<Bucket[]>(['KEEP', 'TRIVIAL']);
   const [allUncurated, setAllUncurated] = useState(false);
   const [minMessages, setMinMessages] = useState('5');
@@ -64,6 +73,8 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
         }
       : {}),
     ...(noSchemas ? { requireToolSchemas: false } : {}),
+    ...(template ? { chatTemplate: template } : {}),
+    lengthBudget: { unit: budgetUnit, max: Math.max(1, Math.floor(num(budgetMax) ?? 1024)) },
   };
   const key = JSON.stringify({ dialect, selection, options, exact });
   // Live: every change of the form asks for a new preview (debounced; a late answer never overwrites a newer one).
@@ -133,6 +144,39 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
           <input type="checkbox" checked={noSchemas} onChange={(e) => setNoSchemas(e.target.checked)} /> Allow calls
           without tool schemas
         </label>
+        <label title="Every exported record is rendered with this chat template; records it refuses are reported">
+          Chat template{' '}
+          <select
+            aria-label="Chat template"
+            value={template}
+            onChange={(e) => setTemplate(e.target.value as ChatTemplateId | '')}
+          >
+            <option value="">dialect default</option>
+            {TEMPLATES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label title="Records longer than this once rendered are reported (TRL's default max_length is 1,024 tokens)">
+          Length budget{' '}
+          <input
+            aria-label="Length budget"
+            inputMode="numeric"
+            size={6}
+            value={budgetMax}
+            onChange={(e) => setBudgetMax(e.target.value)}
+          />{' '}
+          <select
+            aria-label="Length budget unit"
+            value={budgetUnit}
+            onChange={(e) => setBudgetUnit(e.target.value === 'chars' ? 'chars' : 'tokens')}
+          >
+            <option value="tokens">tokens</option>
+            <option value="chars">characters</option>
+          </select>
+        </label>
         {BUCKETS.map((b) => (
           <label key={b}>
             <input type="checkbox" checked={buckets.includes(b)} onChange={() => toggle(b)} /> {b}
@@ -189,7 +233,7 @@ export function SftPanel({ exportsDir }: { exportsDir: string }) {
         defaultDir={`${exportsDir}/sft-${dialect}`}
         disabled={!r || r.exported === 0}
         start={(outDir, overwrite) => call('export.sft', { dialect, outDir, overwrite, selection, options })}
-        describe={(x) => `${x.report.exported} records written to ${x.outDir}`}
+        describe={(x) => `${x.report.exported} records written to ${x.outDir}${renderText(x.report.render)}`}
       />
     </div>
   );
@@ -265,5 +309,20 @@ function SftReportView({ preview }: { preview: Preview }) {
         <p className="hint">No record passes the filters.</p>
       )}
     </>
+  );
+}
+
+const TEMPLATES: readonly ChatTemplateId[] = ['qwen2.5', 'qwen3', 'llama3.1'];
+
+/** What rendering the exported records with their chat template found, in one sentence. */
+function renderText(r: RenderSummary | undefined): string {
+  if (!r) return '';
+  const unit = r.budget.unit === 'tokens' ? 'tokens' : 'characters';
+  return (
+    `; rendered with ${r.template}: ${r.failed} refused by the template, ${r.overBudget.count} over ` +
+    `${r.budget.max.toLocaleString('en-US')} ${unit}` +
+    (r.lengths
+      ? ` (median ${r.lengths.median.toLocaleString('en-US')}, max ${r.lengths.max.toLocaleString('en-US')})`
+      : '')
   );
 }
