@@ -62,8 +62,9 @@ test.describe('Export page', () => {
     const render = manifest.report.render;
     expect(render).toMatchObject({ template: 'llama3.1', budget: { unit: 'chars', max: 200 } });
     expect(render.overBudget.count).toBeGreaterThan(0);
+    const refused = `${render.failed} refused by the template`;
     await expect(app.getByTestId('export-done')).toContainText(
-      `rendered with llama3.1: ${render.failed} refused by the template, ${render.overBudget.count} over 200 characters`,
+      `rendered with llama3.1: ${refused}, ${render.overBudget.count} over 200 characters`,
     );
     // The same folder again is refused (no overwrite).
     await exportButton.click();
