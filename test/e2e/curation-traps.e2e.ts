@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { SHARED } from '../helpers/shared-data';
 import { cli, expect, test } from './fixtures';
@@ -5,12 +7,24 @@ import { cli, expect, test } from './fixtures';
 // Present in the shipped subset and in the full corpora alike.
 const TAU_BENCH = path.join(SHARED, 'corpora/trajectories/tau-bench/gpt-4o-airline.json');
 
+/**
+ * The traps need more than 10 tasks (the confirmation threshold) and the shipped slice holds 3: the file's real
+ * records again under further task ids (k × 1000), so a bare clone walks the same path as the full corpora.
+ */
+function widenedTauBench(): string {
+  const records = JSON.parse(fs.readFileSync(TAU_BENCH, 'utf8')) as { task_id: number }[];
+  const copies = [0, 1, 2, 3].flatMap((k) => records.map((r) => ({ ...r, task_id: r.task_id + k * 1000 })));
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-traps-')), 'tau-bench-widened.json');
+  fs.writeFileSync(file, JSON.stringify(copies));
+  return file;
+}
+
 /** Issue 21 item 6: the Curation page's selection, reason, suggestions and undo traps. */
 test('curation: selections follow the filter, reasons are not reused, big changes ask first, Ctrl+Z undoes', async ({
   app,
   server,
 }) => {
-  expect((await cli(server.workspace, ['trajectories', 'import', TAU_BENCH])).code).toBe(0);
+  expect((await cli(server.workspace, ['trajectories', 'import', widenedTauBench()])).code).toBe(0);
   await app.getByRole('button', { name: 'Curation' }).click();
   const grid = app.getByTestId('curation-grid');
   const notice = app.getByTestId('curation-notice');
