@@ -45,6 +45,15 @@ test.describe('Curation page', () => {
       log.locator('[col-id="reason"]').filter({ hasText: 'worth keeping: policy edge cases' }),
     ).toBeVisible();
     await expect(log.locator('.ag-row[row-id] [col-id="value"]').first()).toHaveText('KEEP');
+    // The score-basis table lays out as a table: its header row sits wholly above its first collection's row
+    // (it was styled as a two-column definition list, and the row was drawn over the header).
+    const basis = app.getByTestId('score-basis');
+    const bottoms = await basis
+      .locator('thead th')
+      .evaluateAll((ths) => ths.map((e) => e.getBoundingClientRect().bottom));
+    const tops = await basis.locator('tbody td').evaluateAll((tds) => tds.map((e) => e.getBoundingClientRect().top));
+    expect(tops.length).toBeGreaterThan(0);
+    expect(Math.min(...tops)).toBeGreaterThanOrEqual(Math.max(...bottoms) - 1);
     await docsShot(app, 'curation.png');
 
     // Another terminal assigns a third task: the open grid shows it without a reload.

@@ -46,7 +46,7 @@ export function ScoreBasisPanel({ reason, onNotice }: { reason: string; onNotice
         <b>Score basis</b>
         <span className="hint">which score each collection counts with: recorded (score of record) or app</span>
       </div>
-      <table className="facts">
+      <table className="table small">
         <thead>
           <tr>
             <th>Collection</th>

@@ -116,7 +116,8 @@ export function GenerateGridDialog({ onClose }: { onClose(): void }) {
       <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {progress && (
         <p data-testid="job-progress">
-          <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}
+          <progress max={progress.total || 1} value={progress.done} />{' '}
+          {progress.message === progress.state ? progress.state : `${progress.state}: ${progress.message}`}
         </p>
       )}
       <div className="dialog-actions">

@@ -94,7 +94,8 @@ export function GenerateTasksDialog({
       <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {progress && (
         <p data-testid="gen-progress">
-          <progress max={progress.total || 1} value={progress.done} /> {progress.state}: {progress.message}
+          <progress max={progress.total || 1} value={progress.done} />{' '}
+          {progress.message === progress.state ? progress.state : `${progress.state}: ${progress.message}`}
         </p>
       )}
       {result && (
