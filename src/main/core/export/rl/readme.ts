@@ -94,7 +94,8 @@ ${fence(
   `coworkenv env serve --package <this folder> --port ${DEFAULT_ENV_PORT}   # http://127.0.0.1:` +
     `${DEFAULT_ENV_PORT}\n` +
     '# with an LLM judge for llm_judge checks (see "grade" below):\n' +
-    'COWORKENV_JUDGE_API_KEY=… coworkenv env serve --package <this folder> --judge-url <base URL> --judge-model <model>',
+    'COWORKENV_JUDGE_API_KEY=… coworkenv env serve --package <this folder> ' +
+    '--judge-url <base URL> --judge-model <model>',
 )}
 
 ## Train with verl ${VERL_RELEASE.version}
