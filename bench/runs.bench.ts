@@ -14,6 +14,10 @@
  * Knobs: BENCH_RUN_TRIALS (default 200 → 10,000 trajectories per run); BENCH_RUN_BEFORE=<git ref>
  * also runs both jobs with the job worker bundled from that commit's source, alternating with this
  * source's, so a change is measured before and after in the same run. No assertions.
+ *
+ * Judge (issue 19 item 2): the same job on 50 judge-scored tasks (half their weight an llm_judge check), perturbed,
+ * without a judge (checks pending: the baseline) vs with a judge on loopback (the scripted OpenAI server, answering at
+ * once) — every request new, then the same run again with every verdict cached. BENCH_JUDGE_TRIALS (default 20).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +32,8 @@ import { grade } from '../src/main/core/grading/grade';
 import { runRecordOf } from '../src/main/core/grading/run-record';
 import type { RunResult } from '../src/shared/contract/entities/run';
 import { generatedTasks } from '../test/helpers/generated-tasks';
+import { judgedTasks, verdict } from '../test/helpers/judged-tasks';
+import { startScriptedOpenAI } from '../test/helpers/scripted-openai';
 import { storeTasks } from '../test/helpers/run-workspace';
 import { emit, header, ms, rate, ratio, REPO_ROOT, table, tempDir, throughput } from './lib/harness';
 
@@ -35,6 +41,7 @@ const BENCH = 'runs';
 const TRIALS = Number(process.env.BENCH_RUN_TRIALS ?? 200);
 const GOAL = 2_000;
 const BEFORE = process.env.BENCH_RUN_BEFORE;
+const JUDGE_TRIALS = Number(process.env.BENCH_JUDGE_TRIALS ?? 20);
 
 /** The job worker bundled from `root`'s src (the repository, or a commit's source under out/bench-cache). */
 function bundleWorker(root = REPO_ROOT, name = 'runs-job-worker.js'): string {
@@ -199,6 +206,7 @@ async function main() {
         });
       }
     for (const core of cores) await core.close();
+    rows.push(...(await judgeRuns(worker, tmp.dir, grading.callsPerSec)));
   } finally {
     tmp.cleanup();
   }
@@ -217,6 +225,84 @@ async function main() {
     baseline: 'itself',
   });
   if (sink < 0) console.log(sink);
+}
+
+/** Runs of judge-scored tasks: no judge (pending), a judge on loopback (all asked), the same again (all cached). */
+async function judgeRuns(worker: string, dir: string, gradingPerSec: number): Promise<string[][]> {
+  const tasks = judgedTasks(50);
+  const judge = await startScriptedOpenAI({ script: () => verdict(1) });
+  const workspacePath = path.join(dir, 'bench-judge.coworkenv.db');
+  const core = createCore({ workspacePath, watchIntervalMs: 0, workerEntry: worker, seedDemo: false });
+  storeTasks(workspacePath, tasks);
+  const call = async (name: string, input: unknown) => {
+    const r = await core.dispatch(name as never, input as never);
+    if (!r.ok) throw new Error(r.error.message);
+    return r.data as Record<string, unknown>;
+  };
+  const rows: string[][] = [];
+  let baseline = 0;
+  const perturbations = { skip_step: 0.1, wrong_argument: 0.1, prohibited_call: 0.2 };
+  const variants = [
+    ['no judge (pending)', false],
+    ['judge on loopback, new requests', true],
+    ['judge on loopback, all cached', true],
+  ] as const;
+  try {
+    for (const [n, [label, judged]] of variants.entries()) {
+      if (judged && !baseline) throw new Error('the baseline runs first');
+      if (judged && n === 1) {
+        await call('endpoints.add', {
+          name: 'judge',
+          base_url: judge.baseUrl,
+          model: 'bench-judge',
+          key_source: 'none',
+        });
+        await call('grading.setJudge', { endpoint: 'judge' });
+      }
+      const asked0 = judge.chatRequests().length;
+      const t0 = performance.now();
+      const { jobId } = (await call('runs.start', {
+        agent: { kind: 'reference', perturbations },
+        trials: JUDGE_TRIALS,
+        concurrency: 4,
+        // The cached run repeats the judged run's traces: the same seed, a collection of its own.
+        collection: `judge-${n}`,
+      })) as { jobId: string };
+      const job = (await call('jobs.wait', { id: jobId, timeoutMs: 3_600_000 })) as {
+        state: string;
+        error: string | null;
+        result: RunResult;
+      };
+      const elapsed = performance.now() - t0;
+      if (job.state !== 'done') throw new Error(`run ${job.state}: ${job.error}`);
+      const r = job.result;
+      const perSec = (r.stored / elapsed) * 1000;
+      if (!judged) baseline = perSec;
+      const sent = judge.chatRequests().slice(asked0);
+      const asked = sent.length;
+      // Lanes judging identical traces at once may both ask: distinct prompts say how often that happened.
+      const distinct = new Set(sent.map((q) => q.body?.messages[1]?.content)).size;
+      rows.push([
+        `judge-scored tasks, ${label} (${r.stored.toLocaleString('en-US')} stored, ${r.judge_pending} pending, ` +
+          `${asked} judge calls, ${distinct} distinct)`,
+        rate(perSec),
+        ms(elapsed),
+        `${ratio(gradingPerSec / perSec)}; ×${(baseline / perSec).toFixed(2)} vs no judge`,
+      ]);
+      emit({
+        bench: BENCH,
+        name: `runs.start judge-scored tasks, ${label} (${tasks.length} tasks × ${JUDGE_TRIALS} trials)`,
+        median_ms: elapsed,
+        calls_per_s: perSec,
+        ratio: baseline / perSec,
+        baseline: 'the same run without a judge',
+      });
+    }
+  } finally {
+    await core.close();
+    await judge.close();
+  }
+  return rows;
 }
 
 void main();

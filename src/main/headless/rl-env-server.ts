@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_ENV_PORT, ENV_PROTOCOL } from '../core/export/rl/package-record';
 import { parseJsonText } from '../core/lib/json-input';
+import { EnvJudge, type EnvJudgeOptions } from '../core/rl-env/env-judge';
 import { DEFAULT_LIMITS, EnvRequestError, EpisodeStore, type EpisodeLimits } from '../core/rl-env/episodes';
 import { loadRlPackage } from '../core/rl-env/package-load';
 import { isObject, parsePyJson, type PyValue } from '../core/py/pyjson';
@@ -19,6 +20,8 @@ export type RlEnvServerOptions = {
   maxBodyBytes?: number;
   /** The clock of idle expiry (tests). */
   now?: () => number;
+  /** An OpenAI-compatible judge for llm_judge checks; without one they stay pending (their weight counts 0). */
+  judge?: EnvJudgeOptions;
 };
 export type RlEnvServer = { url: string; port: number; packageId: string; store: EpisodeStore; close(): Promise<void> };
 
@@ -51,6 +54,7 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
   const pkg = loadRlPackage(o.packageDir);
   const limits = { ...DEFAULT_LIMITS, ...o.limits };
   const store = new EpisodeStore(pkg, limits, o.now);
+  const judge = o.judge ? new EnvJudge(o.judge) : null;
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const host = o.host ?? '127.0.0.1';
   const loopbackOnly = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/i.test(host);
@@ -68,6 +72,12 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
   };
   const fail = (res: http.ServerResponse, e: EnvRequestError, headers?: Record<string, string>) =>
     send(res, e.status, JSON.stringify({ error: { code: e.code, message: e.message } }), headers);
+
+  const failWith = (res: http.ServerResponse, err: unknown) => {
+    if (err instanceof EnvRequestError)
+      return fail(res, err, 'allow' in err ? { allow: String((err as { allow: string }).allow) } : undefined);
+    fail(res, new EnvRequestError(500, 'internal', (err as Error).message));
+  };
 
   const route = (method: string, parts: string[], body: Record<string, PyValue>): unknown => {
     const [a, id, action] = parts;
@@ -127,7 +137,8 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
       }
       if (action === 'step') return (allow('POST'), store.step(id, body));
       if (action === 'reply') return (allow('POST'), store.reply(id, body));
-      if (action === 'grade') return (allow('POST'), store.grade(id, body));
+      if (action === 'grade')
+        return (allow('POST'), judge ? store.gradeJudged(id, body, judge) : store.grade(id, body));
       if (action === 'close') return (allow('POST'), store.close(id));
       if (action === 'audit') return (allow('GET'), new JsonText(store.auditText(id)));
     }
@@ -175,11 +186,13 @@ export async function serveRlPackage(o: RlEnvServerOptions): Promise<RlEnvServer
         }
         const out = route(method, parts, body);
         const created = method === 'POST' && parts.length === 1 && parts[0] === 'episodes';
-        send(res, created ? 201 : 200, out instanceof JsonText ? out.text : JSON.stringify(out));
+        const answer = (v: unknown) =>
+          send(res, created ? 201 : 200, v instanceof JsonText ? v.text : JSON.stringify(v));
+        // Only a judged grade waits (on the judge): every other answer is written at once, as before.
+        if (out instanceof Promise) out.then(answer, (err: unknown) => failWith(res, err));
+        else answer(out);
       } catch (err) {
-        if (err instanceof EnvRequestError)
-          return fail(res, err, 'allow' in err ? { allow: String((err as { allow: string }).allow) } : undefined);
-        fail(res, new EnvRequestError(500, 'internal', (err as Error).message));
+        failWith(res, err);
       }
     });
   });

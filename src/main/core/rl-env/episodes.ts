@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ENV_LIMITS } from '../export/rl/package-record';
 import { scriptedAnswer } from '../agents/scripted-user';
-import { grade, runRecordFrom } from '../grading/grade';
+import { grade, type Judge, runRecordFrom } from '../grading/grade';
+import { formatConversation } from '../grading/judge/judge-inputs';
 import type { Environment } from '../services/environment';
 import { seededRandom } from '../services/lib';
 import { dumpsPy, isObject, numeric, parsePyJson, type PyValue } from '../py/pyjson';
 import { environmentForSpec } from '../tasks/task-spec-of';
+import type { EnvJudge, EnvJudgeSummary } from './env-judge';
 import type { LoadedPackage, ServedTask } from './package-load';
 
 /** An error the server answers as `{error: {code, message}}` with this HTTP status. */
@@ -40,7 +42,15 @@ type Episode = {
   finalText: string | null;
   /** Simulated-user turns served so far (reply). */
   userRounds: number;
+  /**
+   * The text turns the server saw after the task prompt (reply: the assistant's answer, the simulated user's): the
+   * judge's conversation. Tool calls and the text beside them never reach the server, so they are not in it.
+   */
+  turns: { role: 'assistant' | 'user'; content: string }[];
 };
+
+/** Text turns kept per episode for the judge's conversation. */
+const MAX_TURNS = 64;
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
@@ -203,6 +213,7 @@ export class EpisodeStore {
       lastUsed: this.now(),
       finalText: null,
       userRounds: 0,
+      turns: [],
     };
     this.episodes.set(episode.id, episode);
     return episode;
@@ -253,18 +264,47 @@ export class EpisodeStore {
   }
 
   grade(id: string, body: Record<string, unknown>) {
+    const { e, run } = this.gradable(id, body);
+    return this.graded(id, e, run);
+  }
+
+  /**
+   * grade() with an LLM judge for the task's llm_judge checks (`env serve --judge-url`): requests not cached are
+   * asked first; a request the judge cannot answer leaves its check pending (`incomplete`, the reason in `judge`).
+   */
+  async gradeJudged(id: string, body: Record<string, unknown>, judge: EnvJudge) {
+    const { e, run } = this.gradable(id, body);
+    if (!e.task.spec.checks.some((c) => c.kind === 'llm_judge')) return this.graded(id, e, run);
+    const j = await judge.judgeFor(e.task.spec, run);
+    return this.graded(id, e, run, j.judge, j.summary);
+  }
+
+  private gradable(id: string, body: Record<string, unknown>) {
     const e = this.episode(id);
     for (const k of ['final_text', 'fallback_final_text'])
       if (body[k] != null && typeof body[k] !== 'string') throw bad(`${k}: a string is expected`);
     if (typeof body.final_text === 'string') e.finalText = body.final_text;
     const finalText = e.finalText ?? (body.fallback_final_text as string | undefined) ?? '';
     const audits = Object.fromEntries(Object.entries(e.env.audits()).map(([k, v]) => [k, { ...v }]));
-    const g = grade(e.task.spec, runRecordFrom(e.env.dispatches.slice(), audits, finalText));
+    const turns = [{ role: 'user', content: e.task.spec.prompt.text }, ...e.turns];
+    if (finalText && turns.at(-1)?.content !== finalText) turns.push({ role: 'assistant', content: finalText });
+    const conversation = formatConversation(turns);
+    return { e, run: runRecordFrom(e.env.dispatches.slice(), audits, finalText, undefined, conversation) };
+  }
+
+  private graded(
+    id: string,
+    e: Episode,
+    run: ReturnType<typeof runRecordFrom>,
+    judge?: Judge,
+    summary?: EnvJudgeSummary,
+  ) {
+    const g = grade(e.task.spec, run, judge);
     return {
       episode_id: id,
       task_id: e.task.record.task_id,
       steps: e.env.dispatches.length,
-      final_text: finalText,
+      final_text: run.finalText,
       score: g.score,
       passed: g.passed,
       completion: g.completion,
@@ -275,6 +315,7 @@ export class EpisodeStore {
       checks_origin: g.checksOrigin,
       checks: g.checks,
       safety_violations: g.safetyViolations,
+      ...(summary ? { judge: summary } : {}),
     };
   }
 
@@ -289,11 +330,14 @@ export class EpisodeStore {
     if (typeof body.text !== 'string') throw bad("text: the assistant's answer (string) is required");
     if (body.ask_user != null && typeof body.ask_user !== 'boolean') throw bad('ask_user: a boolean is expected');
     e.finalText = body.text;
+    e.turns.push({ role: 'assistant', content: body.text });
+    // A task without a simulated user may be replied to any number of times: the judge reads the latest turns.
+    if (e.turns.length > MAX_TURNS) e.turns.splice(0, e.turns.length - MAX_TURNS);
     const ua = e.task.spec.user_agent;
     const open = body.ask_user !== false && !!ua?.enabled && e.userRounds < (ua.max_rounds ?? 0);
     const raw = open ? scriptedAnswer(e.task.spec, body.text) : '[DONE]';
     const done = raw.includes('[DONE]');
-    if (!done) e.userRounds++;
+    if (!done) e.userRounds++, e.turns.push({ role: 'user', content: `[user_agent]\n${raw}` });
     return { episode_id: id, done, user: done ? null : raw, rounds: e.userRounds, final_text: e.finalText };
   }
 

@@ -5,11 +5,23 @@ import type { ReadDb } from '../db/sqlite';
 import { storedTaskSpec, type StoredFixture } from '../tasks/task-spec-of';
 import { tasksRepo } from '../tasks/tasks.repo';
 import type { PreparedRow } from '../trajectories/import/prepare';
+import type { JudgeVerdict } from '../grading/judge/judge-check';
 import { episodeRow } from './episode-row';
+import type { RunJudge } from './run-judge';
 
 /** A task × trial pair to run; `replaces`: the id of its stored errored row, replaced in the same commit. */
 export type Pair = { taskId: string; trial: number; replaces: number | null };
-export type Finished = { row: PreparedRow; replaces: number | null; passed: boolean; errored: boolean; tokens: number };
+export type Finished = {
+  row: PreparedRow;
+  replaces: number | null;
+  passed: boolean;
+  errored: boolean;
+  tokens: number;
+  /** Its score waits for a judge (none configured, or it failed): neither a pass nor a failure. */
+  pending: boolean;
+  /** The judge's answers obtained for this episode, cached in the commit that stores the row. */
+  verdicts: JudgeVerdict[];
+};
 export type Failed = { taskId: string; trial: number; message: string };
 /** One pair's outcome: its stored row, or why it could not run (an issue of the run). */
 export type Outcome = { finished: Finished } | { failed: Failed };
@@ -37,6 +49,8 @@ export async function runPairs(o: {
   runId: number;
   collection: string;
   concurrency: number;
+  /** Grades llm_judge checks as each episode ends (run-judge.ts); without it they stay judge pending. */
+  judge?: RunJudge | null;
   /** Rows for another thread to commit (episodeRow's forTransfer). */
   forTransfer?: boolean;
   signal: AbortSignal;
@@ -63,9 +77,12 @@ export async function runPairs(o: {
       const task = load(p.taskId);
       let e: Episode | undefined;
       let outcome: Outcome | undefined;
+      let verdicts: JudgeVerdict[] = [];
       try {
         if (task instanceof Error) throw task;
         e = await runEpisode({ ...task, agent, user, trial: p.trial, signal });
+        // In the lane: the judge's wait overlaps the other lanes' episodes, and the row is built once, judged.
+        if (o.judge) ({ episode: e, verdicts } = await o.judge.judge(task.spec, e, signal));
       } catch (err) {
         if (signal.aborted) return;
         const message = `the episode could not run: ${(err as Error).message}`;
@@ -79,9 +96,12 @@ export async function runPairs(o: {
           agentLabel: agent.label,
           forTransfer: o.forTransfer ?? false,
         });
-        const passed = e.stop !== 'error' && e.grade.passed;
         const errored = e.stop === 'error';
-        outcome = { finished: { row, replaces: p.replaces, passed, errored, tokens: row.tokens ?? 0 } };
+        // The score of record is unknown (NULL) exactly when judge-pending weight leaves it open (row-scores.ts).
+        const pending = !errored && row.sourceReward === null;
+        const passed = !errored && !pending && e.grade.passed;
+        const tokens = row.tokens ?? 0;
+        outcome = { finished: { row, replaces: p.replaces, passed, errored, tokens, pending, verdicts } };
       }
       const held = o.out(outcome!);
       if (held) await held;

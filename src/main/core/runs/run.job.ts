@@ -3,12 +3,16 @@ import type { RunAgent } from '../../../shared/contract/runs.contract';
 import { availableParallelism } from 'node:os';
 import type { Agent, UserSimulator } from '../agents/agent-types';
 import { JobCancelled, type JobContext, type JobDefinition } from '../jobs/job-definition';
+import { storeVerdicts } from '../grading/judge/judge-cache';
+import { storedTaskSpec } from '../tasks/task-spec-of';
+import { tasksRepo } from '../tasks/tasks.repo';
 import { collectionsWriter } from '../trajectories/collections.repo';
 import { supersession } from '../trajectories/supersede';
 import { trajectoriesWriter } from '../trajectories/trajectories-writer.repo';
 import { runSharing } from './episode-helper';
 import { withContentHash } from './episode-row';
 import { inOrder, type Outcome, type Pair, runPairs } from './run-pairs';
+import { hasJudgeChecks, type RunJudge, runJudge } from './run-judge';
 import { runParties, type RunUserChoice } from './run-parties';
 import { runsRepo, runsWriter } from './runs.repo';
 
@@ -35,7 +39,7 @@ export type RunJobInput = {
   selection: unknown;
 };
 
-const TABLES = ['trajectories', 'runs'];
+const TABLES = ['trajectories', 'runs', 'judge_cache'];
 /** A batch commits at this many finished pairs, or this long after the last one… */
 const FLUSH_ROWS = 256;
 const FLUSH_MS = 100;
@@ -44,7 +48,8 @@ const STORE_DELAY_MS = 20;
 /** Helper threads of a reference-agent run, at most (the job's thread is one more). */
 const MAX_HELPERS = 4;
 
-type Counters = { done: number; graded: number; passed: number; errors: number; tokens: number };
+/** `graded`: rows with a known score (judge-pending ones are counted apart, in `pending`). */
+type Counters = { done: number; graded: number; passed: number; errors: number; tokens: number; pending: number };
 
 const key = (taskId: string, trial: number) => `${taskId}\u0000${trial}`;
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : '–');
@@ -71,18 +76,28 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
         if (prev?.valid !== 1) pending.push({ taskId, trial, replaces: prev ? prev.id : null });
       }
     const { agent, user } = runParties(ctx.db, ctx.keys, input);
+    const judge = runJudge(ctx.db, ctx.keys, input);
     const t0 = runsRepo(ctx.db).tally(runId);
-    const { graded, passed, errors, tokens } = t0;
-    const s: Counters = { done: total - pending.length, graded, passed, errors, tokens };
+    const { passed, errors, tokens } = t0;
+    const s: Counters = {
+      done: total - pending.length,
+      graded: t0.graded - t0.judge_pending,
+      passed,
+      errors,
+      tokens,
+      pending: t0.judge_pending,
+    };
     const store = (outcomes: Outcome[]) => commit(ctx, input, runId, outcomes, s, total);
 
-    if (agent.kind === 'reference' && user.kind === 'scripted') {
+    // The helper threads hold no key and cannot wait on a judge: a run that asks one runs its episodes here.
+    const judged = judge && needsJudge(ctx, pending) ? judge : null;
+    if (agent.kind === 'reference' && user.kind === 'scripted' && !judged) {
       const parties = { agent: input.agent, user: input.user, maxAttempts: input.maxAttempts };
       const { collection, concurrency } = input;
       const helperInput = { parties, runId, collection, pairs: pending, concurrency };
       await runSharing(ctx, { input: helperInput, agent, user, count: helperCount(pending.length), store });
       if (ctx.signal.aborted) throw new JobCancelled();
-    } else await runHere(ctx, input, { runId, pending, agent, user, store });
+    } else await runHere(ctx, input, { runId, pending, agent, user, judge: judged, store });
 
     ctx.commitBatch(
       (db) => (runsWriter(db).recount(runId), runsWriter(db).finish(runId, 'done', ctx.now())),
@@ -91,7 +106,7 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
       TABLES,
     );
     const t = runsRepo(ctx.db).tally(runId);
-    const valid = t.stored - t.errors;
+    const known = t.stored - t.errors - t.judge_pending;
     return {
       runId,
       collection: input.collection,
@@ -102,9 +117,10 @@ export const runJob: JobDefinition<RunJobInput, RunResult> = {
       errors: t.errors,
       graded: t.graded,
       passed: t.passed,
-      pass_rate: valid ? t.passed / valid : 0,
+      pass_rate: known ? t.passed / known : 0,
       mean_score: t.mean_score,
       tokens: t.tokens,
+      judge_pending: t.judge_pending,
     };
   },
 };
@@ -125,7 +141,14 @@ const MIN_PAIRS_FOR_HELPERS = 1_000;
 async function runHere(
   ctx: JobContext,
   input: RunJobInput,
-  o: { runId: number; pending: Pair[]; agent: Agent; user: UserSimulator; store: (b: Outcome[]) => void },
+  o: {
+    runId: number;
+    pending: Pair[];
+    agent: Agent;
+    user: UserSimulator;
+    judge: RunJudge | null;
+    store: (b: Outcome[]) => void;
+  },
 ) {
   const outcomes: Outcome[] = [];
   let fatal: unknown;
@@ -150,9 +173,10 @@ async function runHere(
     if (outcomes.length >= FLUSH_ROWS || performance.now() - lastFlush >= FLUSH_MS) flush();
     else timer ??= setTimeout(flush, STORE_DELAY_MS);
   };
-  const { runId, pending: pairs, agent, user } = o;
+  const { runId, pending: pairs, agent, user, judge } = o;
   const { collection, concurrency } = input;
-  await runPairs({ db: ctx.db, take: inOrder(pairs), agent, user, runId, collection, concurrency, signal, out });
+  const take = inOrder(pairs);
+  await runPairs({ db: ctx.db, take, agent, user, judge, runId, collection, concurrency, signal, out });
   clearTimeout(timer);
   if (fatal) throw fatal;
   if (ctx.signal.aborted) throw new JobCancelled();
@@ -163,8 +187,19 @@ async function runHere(
 function progress(s: Counters, total: number) {
   return (
     `${s.done} of ${total} trajectories; pass rate ${pct(s.passed, s.graded)} (${s.passed} of ${s.graded}), ` +
-    `${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.tokens.toLocaleString('en-US')} tokens`
+    `${s.errors} error${s.errors === 1 ? '' : 's'}, ${s.tokens.toLocaleString('en-US')} tokens` +
+    (s.pending ? `, ${s.pending} judge pending` : '')
   );
+}
+
+/** Whether any pair to run is of a task with llm_judge checks (a task that cannot load fails in its lane). */
+function needsJudge(ctx: JobContext, pairs: readonly Pair[]): boolean {
+  const repo = tasksRepo(ctx.db);
+  for (const taskId of new Set(pairs.map((p) => p.taskId)))
+    try {
+      if (hasJudgeChecks(storedTaskSpec(repo, taskId).spec)) return true;
+    } catch {}
+  return false;
 }
 
 /** Creates the run and its collection, or finds them again on resume with the pairs already stored. */
@@ -215,7 +250,8 @@ function commit(ctx: JobContext, input: RunJobInput, runId: number, outcomes: Ou
   const next = { ...s };
   next.done += batch.length + issues.length;
   for (const f of batch) {
-    next.graded += f.errored ? 0 : 1;
+    next.graded += f.errored || f.pending ? 0 : 1;
+    next.pending += f.pending ? 1 : 0;
     next.passed += f.passed ? 1 : 0;
     next.errors += f.errored ? 1 : 0;
     next.tokens += f.tokens;
@@ -229,6 +265,11 @@ function commit(ctx: JobContext, input: RunJobInput, runId: number, outcomes: Ou
       if (replaced.length) w.delete(replaced);
       const rows = batch.map((f) => f.row);
       w.insertAll(rows, now);
+      storeVerdicts(
+        db,
+        batch.flatMap((f) => f.verdicts),
+        now,
+      );
       for (const i of issues) runs.addIssue(runId, i, now);
       const newErrors = batch.filter((f) => f.errored).length;
       runs.count(runId, {

@@ -37,7 +37,8 @@ export function runsRepo(db: ReadDb) {
         db,
         `SELECT count(*) AS stored, coalesce(sum(valid = 0), 0) AS errors, coalesce(sum(graded), 0) AS graded,
            coalesce(sum(passed), 0) AS passed, avg(CASE WHEN valid = 1 THEN score END) AS mean_score,
-           coalesce(sum(tokens), 0) AS tokens
+           coalesce(sum(tokens), 0) AS tokens,
+           coalesce(sum(valid = 1 AND score IS NULL AND app_pending IS NOT NULL), 0) AS judge_pending
          FROM trajectories WHERE run_id = ?`,
       ).get(runId) as {
         stored: number;
@@ -46,6 +47,8 @@ export function runsRepo(db: ReadDb) {
         passed: number;
         mean_score: number | null;
         tokens: number;
+        /** Valid rows whose score waits for a judge (score NULL, app_pending set): neither passed nor failed. */
+        judge_pending: number;
       };
     },
     issues(runId: number, offset: number, limit: number): ImportIssue[] {

@@ -19,11 +19,13 @@ export const RunResult = z.object({
   errors: z.number().int(),
   graded: z.number().int(),
   passed: z.number().int(),
-  /** passed / graded valid trajectories (0 when none). */
+  /** passed / valid trajectories with a known score (0 when none): judge-pending ones are left out. */
   pass_rate: Share,
   mean_score: z.number().nullable(),
   /** Tokens of the agent's model calls (0 for the reference agent). */
   tokens: z.number().int(),
+  /** Valid trajectories whose score waits for an LLM judge (none configured, or it failed): not failures. */
+  judge_pending: z.number().int(),
 });
 export type RunResult = z.infer<typeof RunResult>;
 

@@ -9,6 +9,8 @@ export type JudgeVerdict = {
   answer: string;
   score: number | null;
   reasoning: string;
+  /** The endpoint gave no answer (after the client's retries): why. Such a verdict is never cached. */
+  error?: string;
 };
 
 /**
@@ -61,6 +63,13 @@ export function gradeJudgeCheck(c: LlmJudgeCheck, inputs: JudgeInputs, judge: Ju
       score: null,
       message: `judge pending: not judged by ${judge.model} yet`,
       evidence: [{ kind: 'none', reason: 'judge not run' }],
+    };
+  if (v.error !== undefined)
+    return {
+      status: 'not_graded',
+      score: null,
+      message: `judge pending: ${v.model} did not answer (${v.error})`,
+      evidence: [{ kind: 'none', reason: `judge failed: ${v.error}` }],
     };
   const evidence: Evidence = {
     kind: 'judge',

@@ -1,0 +1,130 @@
+import type { CheckResult, GradeResult } from '../../../shared/contract/entities/checks';
+import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
+import { gradingView, type Grading } from '../../../shared/contract/entities/trajectory';
+import type { Episode } from '../agents/agent-loop';
+import type { ModelClient } from '../agents/model-client';
+import { ModelError } from '../agents/model-error';
+import type { ReadDb } from '../db/sqlite';
+import { modelClientFor } from '../endpoints/client-for';
+import type { KeyAccess } from '../endpoints/key-store';
+import { grade } from '../grading/grade';
+import { cachedJudge, isCached } from '../grading/judge/judge-cache';
+import type { Judge, JudgeVerdict } from '../grading/judge/judge-check';
+import { judgePass } from '../grading/judge/judge-pass';
+import { judgeKey } from '../grading/judge/judge-prompt';
+import { judgeEndpoint } from '../grading/judge/judge-settings';
+import { runRecordOf } from '../grading/run-record';
+import { withoutKnownKeys } from '../lib/secrets/known-keys';
+import { gradableRun } from '../trajectories/stored-grade';
+
+/** What judging one finished episode gives: the episode graded with the verdicts, and the verdicts to cache. */
+export type Judged = { episode: Episode; verdicts: JudgeVerdict[]; asked: number };
+
+/**
+ * The judge of a run (issue 19 item 2): the workspace's judge endpoint, asked about a finished episode's llm_judge
+ * checks before its row is built, so the row is stored once with its final grade and its verdicts go to judge_cache
+ * in the same commit. Requests already cached are not asked again (a re-run of the same trace makes no call).
+ */
+export type RunJudge = {
+  model: string;
+  judge(spec: TaskSpec, e: Episode, signal: AbortSignal): Promise<Judged>;
+};
+
+export const hasJudgeChecks = (spec: Pick<TaskSpec, 'checks'>) => spec.checks.some((c) => c.kind === 'llm_judge');
+
+/**
+ * The run's judge, or null without a judge endpoint (checks then stay "judge pending", as before). The client
+ * retries as the run's agent client does (maxAttempts, timeouts too); an endpoint without its key still gives a
+ * judge, whose every check is pending with that reason: a judge problem never fails the run.
+ */
+export function runJudge(db: ReadDb, keys: KeyAccess, o: { maxAttempts: number }): RunJudge | null {
+  const e = judgeEndpoint(db);
+  if (!e) return null;
+  let client: ModelClient;
+  try {
+    client = modelClientFor(e, keys, { retry: { maxAttempts: o.maxAttempts, retryTimeouts: true } });
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    client = failingClient(err);
+  }
+  const model = e.model;
+  const cache = cachedJudge(db, model);
+  return {
+    model,
+    async judge(spec, episode, signal) {
+      if (episode.stop === 'error' || !hasJudgeChecks(spec)) return { episode, verdicts: [], asked: 0 };
+      const run = runRecordOf(gradableRun(episode.trajectory));
+      const pass = await judgePass([{ task: spec, run }], client, model, (k) => isCached(db, k), signal);
+      const fresh = new Map<string, JudgeVerdict>();
+      for (const v of pass.verdicts) fresh.set(v.key, scrubbed(v));
+      // An endpoint failure left no verdict: the check says why it is pending (never cached: asked again later).
+      for (const f of pass.failed)
+        if (!fresh.has(f.key))
+          fresh.set(f.key, {
+            model,
+            key: f.key,
+            answer: '',
+            score: null,
+            reasoning: '',
+            error: withoutKnownKeys(f.problem),
+          });
+      const overlay: Judge = { model, verdict: (req) => fresh.get(judgeKey(model, req)) ?? cache.verdict(req) };
+      // Evidence quotes the conversation and the judge's answer: a key either echoed is replaced, as in bodies.
+      const g = JSON.parse(withoutKnownKeys(JSON.stringify(grade(spec, run, overlay)))) as GradeResult;
+      return { episode: regraded(episode, spec, g), verdicts: [...fresh.values()], asked: pass.asked };
+    },
+  };
+}
+
+const scrubbed = (v: JudgeVerdict): JudgeVerdict => ({
+  ...v,
+  answer: withoutKnownKeys(v.answer),
+  reasoning: withoutKnownKeys(v.reasoning),
+});
+
+/** A client whose every request fails with `err` (the judge endpoint cannot be used: no key). */
+const failingClient = (err: ModelError): ModelClient => ({
+  endpoint: err.endpoint,
+  capabilities: { jsonMode: null, toolCalls: null },
+  chat: () => Promise.reject(err),
+  listModels: () => Promise.reject(err),
+});
+
+/**
+ * The episode with grade `g`: its trajectory's last grading carries the judged scores and, as Claw-Eval's
+ * grading_result, one judge_calls entry per scored judge check.
+ */
+function regraded(e: Episode, spec: TaskSpec, g: GradeResult): Episode {
+  const t = e.trajectory;
+  const last = t.gradings.at(-1);
+  if (!last) return { ...e, grade: g };
+  const grading: Grading = {
+    ...last,
+    scores: { ...last.scores, completion: g.completion, robustness: g.robustness, safety: g.safety },
+    task_score: g.score,
+    passed: g.passed,
+    judge_calls: judgeCalls(spec, g.checks, last.meta?.timestamp ?? null),
+  };
+  const gradings = [...t.gradings.slice(0, -1), grading];
+  return { ...e, grade: g, trajectory: { ...t, gradings, ...gradingView(gradings) } };
+}
+
+function judgeCalls(spec: TaskSpec, checks: readonly CheckResult[], timestamp: string | null) {
+  const rubrics = new Map(spec.checks.flatMap((c) => (c.kind === 'llm_judge' ? [[c.id, c.rubric]] : [])));
+  return checks.flatMap((c) =>
+    c.evidence.flatMap((ev) =>
+      ev.kind === 'judge' && ev.score !== null
+        ? [
+            {
+              method: 'evaluate',
+              rubric_preview: (rubrics.get(c.id) ?? '').slice(0, 300),
+              score: ev.score,
+              reasoning: ev.reasoning,
+              model: ev.model,
+              timestamp,
+            },
+          ]
+        : [],
+    ),
+  );
+}
