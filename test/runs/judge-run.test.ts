@@ -149,6 +149,9 @@ describe('runs grade llm_judge checks with the workspace judge', { timeout: 180_
     }
     const report = await ok(core, 'runs.report', { collection: 'unjudged' });
     expect(report.basis).toMatchObject({ graded: 0, judge_pending: 3 });
+    // The Runs page's row says so too: 0 passed of 0 decided, 3 pending (not "0 / 3").
+    const listed = (await ok(core, 'runs.list', {})).rows.find((r) => r.collection === 'unjudged');
+    expect(listed).toMatchObject({ trajectories: 3, passed: 0, judge_pending: 3 });
   });
 
   it('a judge down or answering without a score: pending with the reason, the run done, nothing cached', async () => {

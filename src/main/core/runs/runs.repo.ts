@@ -102,6 +102,8 @@ export function runsRepo(db: ReadDb) {
            (SELECT coalesce(sum(passed), 0) FROM trajectories t WHERE t.run_id = r.id) AS passed,
            (SELECT avg(score) FROM trajectories t WHERE t.run_id = r.id AND t.valid = 1) AS mean_score,
            (SELECT coalesce(sum(tokens), 0) FROM trajectories t WHERE t.run_id = r.id) AS tokens,
+           (SELECT coalesce(sum(t.valid = 1 AND t.score IS NULL AND t.app_pending IS NOT NULL), 0)
+              FROM trajectories t WHERE t.run_id = r.id) AS judge_pending,
            r.created_at, r.started_at, r.finished_at
          FROM runs r LEFT JOIN jobs j ON j.id = r.job_id ${where}
          ORDER BY r.created_at DESC, r.id DESC LIMIT ? OFFSET ?`,

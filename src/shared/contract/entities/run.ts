@@ -52,6 +52,8 @@ export const RunRow = z.object({
   passed: z.number().int(),
   mean_score: z.number().nullable(),
   tokens: z.number().int(),
+  /** Valid trajectories whose score waits for an LLM judge: neither passed nor failed. */
+  judge_pending: z.number().int(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),

@@ -63,7 +63,10 @@ export function RunsTable({
                 <progress max={r.planned || 1} value={done} /> {done} / {r.planned}
                 {p && ACTIVE.includes(state) && <div className="hint">{p.message}</div>}
               </td>
-              <td>{r.trajectories ? `${r.passed} / ${r.trajectories}` : '–'}</td>
+              <td data-testid="run-passed">
+                {r.trajectories ? `${r.passed} / ${r.trajectories - r.judge_pending}` : '–'}
+                {r.judge_pending > 0 && <div className="hint">{r.judge_pending} judge pending</div>}
+              </td>
               <td>{f4(r.mean_score)}</td>
               <td className="row-actions">
                 <button type="button" onClick={() => navigate({ page: 'runs', runId: r.id })}>
