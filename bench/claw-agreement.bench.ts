@@ -67,10 +67,12 @@ async function main() {
   const passes = (side: AgreementRow['app'] | AgreementRow['upstream']) => !('error' in side) && side.passed === true;
   const gap = lazy.filter((r) => passes(r.app) && r.upstream.ok && !r.upstream.passed);
   if (lazy.length) {
+    const up = lazy.filter((r) => passes(r.upstream)).length;
+    const app = lazy.filter((r) => passes(r.app)).length;
     console.log(
-      `\nanswer-only traces (the good answer, no tool call): upstream passes ` +
-        `${lazy.filter((r) => passes(r.upstream)).length}/${lazy.length}, the app ${lazy.filter((r) => passes(r.app)).length}/${lazy.length}; upstream's grader.py ` +
-        `fails ${gap.length} the app passes (tool-usage rules task.yaml cannot express):`,
+      `\nanswer-only traces (the good answer, no tool call): upstream passes ${up}/${lazy.length}, the app ` +
+        `${app}/${lazy.length}; upstream's grader.py fails ${gap.length} the app passes (tool-usage rules ` +
+        'task.yaml cannot express):',
     );
     console.log(`  ${gap.map((r) => r.taskId).join(', ')}`);
   }
