@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type AgreementRow, runAgreement } from './claw-agreement/harness';
+import { type AgreementRow, rowLine, runAgreement } from './claw-agreement/harness';
 import { emit, REPO_ROOT } from './lib/harness';
 
 const BENCH = 'claw-agreement';
@@ -59,7 +59,10 @@ async function main() {
   for (const r of notGood)
     console.log(`  ${r.taskId}: ${r.reason}${r.dropped.length ? ` | dropped ${r.dropped.join(', ')}` : ''}`);
   const disagree = rows.filter(
-    (r) => r.variant !== 'answer-only' && r.agree !== true && !(r.variant === 'good' && notGood.includes(r)),
+    (r) =>
+      (r.variant === 'good' || r.variant === 'violation') &&
+      r.agree !== true &&
+      !(r.variant === 'good' && notGood.includes(r)),
   );
   if (disagree.length) console.log('\ndisagreements:');
   for (const r of disagree) console.log(`  ${r.taskId} ${r.variant}: ${r.reason}`);
@@ -76,6 +79,16 @@ async function main() {
     );
     console.log(`  ${gap.map((r) => r.taskId).join(', ')}`);
   }
+  const errs = rows.filter((r) => r.variant === 'with-errors');
+  const robustSame = errs.filter(
+    (r) => !('error' in r.app) && r.upstream.ok && r.app.robustness === r.upstream.robustness,
+  );
+  if (errs.length)
+    console.log(
+      `\nwith refused calls kept (errors, recoveries): pass/fail agrees ${errs.filter((r) => r.agree).length}/` +
+        `${errs.length}, robustness equal ${robustSame.length}/${errs.length}`,
+    );
+  for (const r of errs.filter((x) => !robustSame.includes(x) || !x.agree)) console.log(`  ${rowLine(r)}`);
   const partial = good.filter((r) => r.appNotMet && !disagree.includes(r) && !notGood.includes(r));
   if (partial.length) console.log('\ngood solutions the app grades below 1.0 (agreeing on pass/fail):');
   for (const r of partial) console.log(`  ${r.taskId}: ${r.appNotMet}`);

@@ -23,14 +23,15 @@ export const SERVICE_TASK = /^T(0[0-3]\d|04[0-4]|10[5-9]|1[1-5]\d|16[0-4])(zh)?_
 /** The runs' clock (gmail and calendar place fixture dates relative to it). */
 const CLOCK = new Date('2026-03-26T09:00:00Z');
 
-export type Side = { score: number; passed: boolean; incomplete?: boolean };
+export type Side = { score: number; passed: boolean; robustness: number; incomplete?: boolean };
 export type AgreementRow = {
   taskId: string;
   /**
    * good: a good solution; violation: the same plus a prohibited call (both sides must score 0); answer-only (with
-   * `answerOnly`): the good final answer without any tool call, which only upstream's per-task Python can fail.
+   * `answerOnly`): the good final answer without any tool call, which only upstream's per-task Python can fail;
+   * with-errors: the good solution with the derived calls the services refused kept in (errors, then recoveries).
    */
-  variant: 'good' | 'violation' | 'answer-only';
+  variant: 'good' | 'violation' | 'answer-only' | 'with-errors';
   app: Side | { error: string };
   upstream: UpstreamGrade;
   agree: boolean | null;
@@ -207,6 +208,7 @@ export async function runAgreement(o: AgreementOptions): Promise<AgreementRow[]>
       const bad = violationCall(task, ov);
       if (bad) variants.push(['violation', [...calls, bad]]);
       if (o.answerOnly && !ov?.unsolvable) variants.push(['answer-only', []]);
+      if (dropped.length && !ov?.unsolvable) variants.push(['with-errors', solutionCalls(task, ov)]);
       for (const [variant, script] of variants) {
         const trace = writeTrace(runScript(task, script, final), { now: () => CLOCK });
         const tracePath = path.join(work, `${id}.${variant}.jsonl`);
@@ -265,7 +267,11 @@ async function appGrade(
   const got = await ok(core, 'trajectories.get', { id });
   if (!got.grade) return { error: 'not graded' };
   const g = got.grade;
-  return { side: { score: g.score, passed: g.passed, incomplete: g.incomplete }, grade: g, id };
+  return {
+    side: { score: g.score, passed: g.passed, robustness: g.robustness, incomplete: g.incomplete },
+    grade: g,
+    id,
+  };
 }
 
 /** Export the stored trajectory as a trace, import it into another collection, re-grade: the same grade? */
