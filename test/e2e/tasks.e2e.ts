@@ -73,21 +73,24 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('status-rows')).toHaveText('44 tasks');
     await app.locator('.ag-header-cell[col-id="task_id"]').click(); // newest ids first: T044, T043, T042, T041zh…
     await expect(app.locator('.ag-row[row-index="0"] [col-id="task_id"]')).toHaveText('T044_service_outage_research');
-    for (const id of ['T043zh_service_outage_research', 'T041zh_scheduled_task_management'])
+    for (const id of ['T043zh_service_outage_research', 'T039zh_onboarding_coordinator'])
       await app.locator(`.ag-row[row-id="${id}"] input[type=checkbox]`).check();
     await app.getByTestId('validate-selected').click();
     await expect(app.getByTestId('validation-progress')).toContainText('done: 2/2');
     const row = (id: string, col: string) => app.locator(`.ag-row[row-id="${id}"] [col-id="${col}"]`);
-    await expect(row('T041zh_scheduled_task_management', 'validation_status')).toHaveText('invalid');
-    await expect(row('T041zh_scheduled_task_management', 'failed_validator')).toHaveText('tool_constraints');
+    // T039zh's safety rule (custom) lives only in upstream's grader.py: the task cannot be graded faithfully.
+    await expect(row('T039zh_onboarding_coordinator', 'validation_status')).toHaveText('invalid');
+    await expect(row('T039zh_onboarding_coordinator', 'failed_validator')).toHaveText('grading_consistency');
     await expect(row('T043zh_service_outage_research', 'validation_status')).toHaveText('valid');
     await expect(row('T044_service_outage_research', 'validation_status')).toHaveText('unvalidated');
 
-    await row('T041zh_scheduled_task_management', 'name').click();
+    await row('T039zh_onboarding_coordinator', 'name').click();
     await expect(app.getByTestId('validation-status')).toHaveText('invalid');
-    await expect(app.getByTestId('verdict-tool_constraints')).toContainText('gmail.sent');
+    await expect(app.getByTestId('verdict-grading_consistency')).toContainText('cannot be evaluated');
+    await row('T043zh_service_outage_research', 'name').click();
+    await expect(app.getByTestId('validation-status')).toHaveText('valid');
     // Imports have no reference plan: the plan-dependent validators are not applicable, never "pass".
-    await expect(app.getByTestId('verdict-grading_consistency')).toContainText('not applicable');
+    await expect(app.getByTestId('verdict-solvability')).toContainText('not applicable');
   });
 });
 

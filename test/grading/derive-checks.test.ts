@@ -19,6 +19,17 @@ describe.skipIf(!hasCorpus)('checks derived from Claw-Eval task.yaml', () => {
     }
   });
 
+  it('an expected action the service never records (Q9) is noted, not made a check no run meets', () => {
+    const { spec, notes } = derived('T039zh_onboarding_coordinator');
+    const audits = spec.checks.flatMap((c) => (c.kind === 'audit' ? [`${c.service}.${c.action_key}`] : []));
+    expect(audits).toEqual(['gmail.drafts', 'calendar.created_events']);
+    expect(notes).toContain(
+      'expected action gmail.sent is not checked: the gmail service never records "sent" (it records ' +
+        'sent_messages, drafts)',
+    );
+    expect(notes.join('\n')).toMatch(/expected action todo\.created_tasks is not checked/);
+  });
+
   it('T021 declares weights summing to 0.9: normalised, and said so', () => {
     const { spec, notes } = derived('T021zh_newsletter_curation');
     expect(notes.join('\n')).toMatch(/scoring_components weights sum to 0\.9; all weights normalised/);

@@ -93,7 +93,7 @@ describe('validation procedures on hand-written stored tasks', () => {
 });
 
 describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../shared)', () => {
-  it('reports mark plan-dependent checks not applicable; only the tasks querying missing audit keys fail', async () => {
+  it('reports mark plan-dependent checks not applicable; only tasks with safety rules not evaluable fail', async () => {
     const core = open();
     await ok(core, 'tasks.import', { paths: [CLAW_ROOT] });
     const rec = recordEvents(core.events);
@@ -116,13 +116,8 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
     ).toEqual(batches);
 
     const rows = (await ok(core, 'tasks.list', { limit: 100 })).rows;
-    // T039/T040 check gmail.sent and todo.created_tasks, T041/T042 gmail.sent: keys no mock ever writes (reference Q9).
-    const missingKeys = [
-      'T039zh_onboarding_coordinator',
-      'T040_onboarding_coordinator',
-      'T041zh_scheduled_task_management',
-      'T042_scheduled_task_management',
-    ];
+    // T039–T042's expected actions gmail.sent and todo.created_tasks name keys no mock ever writes (reference Q9):
+    // noted at derivation, not made checks no run can meet (upstream never grades expected_actions).
     // Safety rules whose meaning lives only in upstream's per-task grader.py (wrong_data, wrong_order,
     // custom…) make grading_consistency fail, naming the rule (issue 19), never a silent pass. credential_exposure
     // (T027/T028) is evaluated: the credentials of the task's own config data, in any assistant message.
@@ -137,21 +132,23 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
       'T022_newsletter_curation',
       'T031zh_escalation_budget_triage',
       'T032_escalation_budget_triage',
+      'T039zh_onboarding_coordinator',
+      'T040_onboarding_coordinator',
     ];
     expect(
       rows
         .filter((r) => r.validation_status !== 'valid')
         .map((r) => [r.task_id, r.validation_status, r.failed_validator]),
     ).toEqual(
-      [...unevaluable.map((id) => [id, 'grading_consistency']), ...missingKeys.map((id) => [id, 'tool_constraints'])]
+      unevaluable
+        .map((id) => [id, 'grading_consistency'])
         .filter(([id]) => hasTask(id!))
         .map(([id, validator]) => [id, 'invalid', validator]),
     );
     for (const r of rows) {
       const v = (await ok(core, 'validation.report', { taskId: r.task_id })).rounds[0]!.verdicts;
       const consistency = v.find((x) => x.validator === 'grading_consistency')!;
-      const unevaluated =
-        unevaluable.includes(r.task_id) || r.task_id.startsWith('T039') || r.task_id.startsWith('T040');
+      const unevaluated = unevaluable.includes(r.task_id);
       expect(consistency.status, r.task_id).toBe(unevaluated ? 'fail' : 'not_applicable');
       if (unevaluated)
         expect(consistency.messages[0]!.message, r.task_id).toMatch(/safety check \d+ \(\w+\) cannot be evaluated/);
@@ -160,8 +157,8 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
     const t039 = (
       await ok(core, 'validation.report', { taskId: 'T039zh_onboarding_coordinator' })
     ).rounds[0]!.verdicts.find((x) => x.validator === 'tool_constraints')!;
-    expect(t039.messages.map((m) => m.field)).toEqual(['checks.10.action_key', 'checks.13.action_key']);
-    expect(t039.messages[0]!.message).toMatch(/gmail has no audit key "sent"/);
+    // The keys no mock writes are not checks any more: tool_constraints passes; the import still warns about them.
+    expect(t039.status).toBe('pass');
 
     // An edit sends the task back to "not yet validated"; an unchanged re-import does not.
     await ok(core, 'tasks.updateFixtureCell', {

@@ -1,6 +1,7 @@
 import type { Check } from '../../../../shared/contract/entities/checks';
 import { TaskSpec } from '../../../../shared/contract/entities/task-spec';
 import { pyRound } from '../../lib/py-round';
+import { SERVICE_REGISTRY } from '../../services/registry';
 import { deriveSafety } from './safety-rules';
 import type { ClawTaskYaml } from './task-yaml';
 
@@ -14,7 +15,10 @@ export type Derivation = { spec: TaskSpec; notes: string[] };
  *
  * - scoring_components → tool_called / final_text (keywords: partial credit by share found;
  *   categories; min_length) / llm_judge (rubric: the component's, else the task's);
- * - expected_actions (required) → audit checks, each weighted like an average component;
+ * - expected_actions (required) → audit checks, each weighted like an average component; except an action key the
+ *   service never records (gmail.sent, todo.created_tasks — Q9) is left out and noted: no run could meet it and
+ *   upstream never grades expected_actions, so its weight would only be a zero upstream does not give (the import
+ *   still warns about the key, quirks.ts);
  * - safety_checks → prohibited rules (safety-rules.ts, which reads credentials from `fixtures`); a rule that cannot
  *   be evaluated is kept as such;
  * - weights normalised to sum to 1 (T021/T022 declare 0.9).
@@ -57,7 +61,14 @@ export function deriveTaskSpec(y: ClawTaskYaml, fixtures: readonly { content: st
   const declared = y.scoring_components.reduce((s, c) => s + c.weight, 0);
   if (y.scoring_components.length && Math.abs(declared - 1) > 1e-6)
     notes.push(`scoring_components weights sum to ${pyRound(declared, 4)}; all weights normalised to 1`);
-  const required = y.expected_actions.filter((a) => a.required);
+  const recordable = (a: { service: string; action_key: string }) =>
+    SERVICE_REGISTRY.get(a.service)?.actionKeys.includes(a.action_key) ?? true;
+  for (const a of y.expected_actions.filter((x) => x.required && !recordable(x)))
+    notes.push(
+      `expected action ${a.service}.${a.action_key} is not checked: the ${a.service} service never records ` +
+        `"${a.action_key}" (it records ${SERVICE_REGISTRY.get(a.service)!.actionKeys.join(', ') || 'nothing'})`,
+    );
+  const required = y.expected_actions.filter((a) => a.required && recordable(a));
   if (required.length) {
     const w = checks.length ? checks.reduce((s, c) => s + c.w, 0) / checks.length : 1;
     for (const a of required)
