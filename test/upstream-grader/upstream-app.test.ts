@@ -69,7 +69,7 @@ describe.skipIf(!PYTHON.ok)(`the upstream grader in the app${SKIP}`, () => {
 
   it('Check names the exact missing piece, and which imported tasks have a grader.py', async () => {
     const none = await ok(t.core, 'upstream.settings', {});
-    expect(none).toEqual({ root: null, python: 'python3', check: null });
+    expect(none).toEqual({ root: null, python: 'python3', check: null, importedTasks: 4 });
     const gone = await ok(t.core, 'upstream.setSettings', { root: path.join(tempDir(), 'nope'), python: null });
     expect(gone.check).toMatchObject({
       usable: false,

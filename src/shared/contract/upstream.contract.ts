@@ -32,6 +32,8 @@ const UpstreamSettings = z.object({
   python: z.string(),
   /** The last Check of these settings (null: never checked, or the settings changed since). */
   check: UpstreamCheck.nullable(),
+  /** Tasks of the workspace imported from Claw-Eval (the ones an upstream grader.py can grade). */
+  importedTasks: z.number().int(),
 });
 
 /** A trace grader.py could not grade: `error` is "stage (file): the traceback's last line", as stored. */

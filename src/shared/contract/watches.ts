@@ -38,7 +38,7 @@ export const WATCHES: { readonly [N in QueryName]?: readonly ChangeTopic[] } = {
   'jobs.list': ['jobs'],
   'endpoints.list': ['endpoints'],
   'grading.judgeSettings': ['workspace_meta', 'endpoints'],
-  'upstream.settings': ['workspace_meta'],
+  'upstream.settings': ['workspace_meta', 'tasks'],
   'upstream.agreement': ['trajectories', 'upstream_grades'],
 };
 

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { prepareCached, type ReadDb } from '../db/sqlite';
 import { AppError } from '../lib/errors';
 import { preparedMutation, type HandlerMap } from '../lib/handler-types';
 import { checkUpstream } from './check-upstream';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './run-upstream';
 import {
+  importedTaskIds,
   lastUpstreamCheck,
   setUpstreamPaths,
   storeUpstreamCheck,
@@ -12,13 +12,6 @@ import {
   upstreamSettings,
 } from './upstream-settings';
 import { upstreamAgreement } from './upstream-store';
-
-const importedTaskIds = (db: ReadDb) =>
-  (
-    prepareCached(db, "SELECT task_id FROM tasks WHERE origin = 'imported' ORDER BY task_id").all() as {
-      task_id: string;
-    }[]
-  ).map((r) => r.task_id);
 
 /** The check runs Python (seconds at worst) before the write transaction; the write only keeps its answer. */
 const check = preparedMutation<'upstream.check'>()({

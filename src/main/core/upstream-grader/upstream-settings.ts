@@ -47,4 +47,16 @@ export function setUpstreamPaths(db: WriteDb, root: string | null, python: strin
 
 export const storeUpstreamCheck = (db: WriteDb, check: UpstreamCheck): void => put(db, CHECK, JSON.stringify(check));
 
-export const upstreamSettings = (db: ReadDb) => ({ ...upstreamPaths(db), check: lastUpstreamCheck(db) });
+export const importedTaskIds = (db: ReadDb) =>
+  (
+    prepareCached(db, "SELECT task_id FROM tasks WHERE origin = 'imported' ORDER BY task_id").all() as {
+      task_id: string;
+    }[]
+  ).map((r) => r.task_id);
+
+export const upstreamSettings = (db: ReadDb) => ({
+  ...upstreamPaths(db),
+  check: lastUpstreamCheck(db),
+  importedTasks: (prepareCached(db, "SELECT count(*) AS n FROM tasks WHERE origin = 'imported'").get() as { n: number })
+    .n,
+});
