@@ -39,7 +39,7 @@ describe.skipIf(why !== null)(
       expect(job.state, JSON.stringify(job.error)).toBe('done');
       expect(job.result).toMatchObject({ failed: 0, errors: [], judge: 'stub:1' });
       const row = (await ok(t.core, 'trajectories.get', { id })).row;
-    expect(row.upstream_error).toBeNull();
+      expect(row.upstream_error).toBeNull();
       expect(row.upstream_score).toBeGreaterThanOrEqual(0);
       expect(row.upstream_score).toBeLessThanOrEqual(1);
       expect(typeof row.upstream_passed).toBe('boolean');

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { AppError } from '../lib/errors';
 import { preparedMutation, type HandlerMap } from '../lib/handler-types';
 import { checkUpstream } from './check-upstream';
-import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './run-upstream';
 import {
   importedTaskIds,
   lastUpstreamCheck,
@@ -55,7 +54,7 @@ export const upstreamAppHandlers = {
         `the upstream grader is not usable: ${last.missing}. Fix it in Settings → Upstream grader and Check again`,
         [{ path: ['root'], message: last.missing ?? 'not usable' }],
       );
-    const timeoutMs = input.timeoutSeconds ? input.timeoutSeconds * 1000 : DEFAULT_UPSTREAM_TIMEOUT_MS;
+    const timeoutMs = input.timeoutSeconds * 1000;
     const ids = [...new Set(input.ids)];
     const stubJudge = input.stubJudge ?? null;
     return { jobId: ctx.jobs.start('upstream.grade', { ids, root, python, timeoutMs, stubJudge }) };

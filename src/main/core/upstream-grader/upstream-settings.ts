@@ -34,7 +34,13 @@ export const upstreamPaths = (db: ReadDb): UpstreamPaths => ({
 export function lastUpstreamCheck(db: ReadDb): UpstreamCheck | null {
   const raw = get(db, CHECK);
   if (!raw) return null;
-  const parsed = UpstreamCheck.safeParse(JSON.parse(raw));
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null; // written by something else: shown as never checked, and the next Check replaces it
+  }
+  const parsed = UpstreamCheck.safeParse(json);
   if (!parsed.success) return null;
   const p = upstreamPaths(db);
   return parsed.data.root === p.root && parsed.data.python === p.python ? parsed.data : null;
