@@ -89,5 +89,8 @@ test.describe('Upstream grader', () => {
     await expect(cells('T901_crash')).toHaveText(['T901_crash', '1', '0', '0', '—', '1', '0']);
     await expect(view.getByTestId('agreement-total')).toHaveText('100.0 %');
     await docsShot(app, 'upstream-agreement.png');
+    // The Jobs page links the finished job to what it made.
+    await app.getByRole('button', { name: 'Jobs' }).click();
+    await expect(app.getByText('1 graded by grader.py, 1 agree, 1 failed → trajectories')).toBeVisible();
   });
 });
