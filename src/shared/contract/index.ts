@@ -14,6 +14,7 @@ import { generationContract } from './generation.contract';
 import { exportContract } from './export.contract';
 import { runsContract } from './runs.contract';
 import { curationContract } from './curation.contract';
+import { upstreamContract } from './upstream.contract';
 
 /** The one table of procedures. Adding one: define it in its area file; the compiler then asks for its handler. */
 export const contract = {
@@ -31,6 +32,7 @@ export const contract = {
   ...exportContract,
   ...runsContract,
   ...curationContract,
+  ...upstreamContract,
 } as const;
 
 export type Contract = typeof contract;

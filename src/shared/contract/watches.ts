@@ -38,6 +38,8 @@ export const WATCHES: { readonly [N in QueryName]?: readonly ChangeTopic[] } = {
   'jobs.list': ['jobs'],
   'endpoints.list': ['endpoints'],
   'grading.judgeSettings': ['workspace_meta', 'endpoints'],
+  'upstream.settings': ['workspace_meta', 'tasks'],
+  'upstream.agreement': ['trajectories', 'upstream_grades'],
 };
 
 /** The topics whose changes make `name`'s answer stale (every topic when the map does not say). */

@@ -7,6 +7,7 @@ import { envHandlers } from '../env/env.handlers';
 import { validationHandlers } from '../validation/validation.handlers';
 import { gradingHandlers } from '../grading/grading.handlers';
 import { upstreamHandlers } from '../upstream-grader/upstream.handlers';
+import { upstreamAppHandlers } from '../upstream-grader/upstream-app.handlers';
 import { judgeHandlers } from '../grading/judge/judge.handlers';
 import { scoreBasisHandlers } from '../grading/score-basis.handlers';
 import { trajectoriesHandlers } from '../trajectories/trajectories.handlers';
@@ -27,6 +28,7 @@ export const handlers: HandlerMap = {
   ...validationHandlers,
   ...gradingHandlers,
   ...upstreamHandlers,
+  ...upstreamAppHandlers,
   ...judgeHandlers,
   ...scoreBasisHandlers,
   ...trajectoriesHandlers,

@@ -6,6 +6,7 @@ import { generationJob } from '../generation/generation.job';
 import { importJob } from '../trajectories/import/import.job';
 import { clawEvalExportJob, rlExportJob, sftExportJob } from '../export/workspace/export.jobs';
 import { runJob } from '../runs/run.job';
+import { upstreamGradeJob } from '../upstream-grader/upstream-grade.job';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 import { episodeHelperMain } from '../runs/episode-helper';
 import { queryHelperMain } from '../jobs/query-helper';
@@ -26,6 +27,7 @@ export const JOB_DEFINITIONS = {
   'export.rl': rlExportJob,
   'export.clawEval': clawEvalExportJob,
   'runs.start': runJob,
+  'upstream.grade': upstreamGradeJob,
 } satisfies { [N in JobName]: JobDefinition<JobInputs[N], JobResult<N>> };
 
 /** Helper thread bodies a job may start (JobContext.startHelper); they run in the job workers' entry. */

@@ -2,6 +2,7 @@ import { TrajectoryRow } from '../../../shared/contract/entities/trajectory-row'
 import { pagedList, type PagedTable } from '../db/paged-list';
 import type { ColumnMap, PageQuery } from '../db/sql-filter';
 import { prepareCached, type ReadDb } from '../db/sqlite';
+import { upstreamSql } from '../upstream-grader/upstream-columns';
 
 const num = (sql: string, selective = true) => ({ sql, kind: 'number' as const, ...(selective ? {} : { selective }) });
 const text = (sql: string, selective = true) => ({ sql, kind: 'text' as const, ...(selective ? {} : { selective }) });
@@ -13,6 +14,8 @@ export const BUCKET_SQL = '(SELECT c.bucket FROM curation_tasks c WHERE c.task_i
 export const SCORE_BASIS_SQL = '(SELECT s.score_basis FROM collections s WHERE s.name = trajectories.collection)';
 /** The app's grade awaits a judge (app_pending: the pending weight, NULL when none). */
 const JUDGE_PENDING_SQL = '(coalesce(app_pending, 0) > 0)';
+/** Upstream's grade beside the app's (migration 0031); agreement is computed, one definition with the per-task view. */
+const UPSTREAM_AGREES_SQL = upstreamSql().agrees;
 
 /**
  * The grid's fields. Indexed (migrations 0009, 0013): id, run_id, task_id (+trial), collection (+task_id),
@@ -58,6 +61,11 @@ export const TRAJECTORY_COLUMNS: ColumnMap = {
   disagrees: num('disagrees'),
   judge_pending: num(JUDGE_PENDING_SQL, false),
   score_basis: text(SCORE_BASIS_SQL, false),
+  // Unindexed: few rows are graded upstream; their filters read the table in order.
+  upstream_score: num('upstream_score', false),
+  upstream_passed: num('upstream_passed', false),
+  upstream_agrees: num(UPSTREAM_AGREES_SQL, false),
+  upstream_error: text('upstream_error', false),
   // Few values (mostly 0): "has warnings" reads the table in order, like valid and graded; no index to pay on import.
   warnings: num('warnings', false),
   created_at: text('created_at'),
@@ -69,7 +77,8 @@ const COLS =
   'source_completion, source_success, trace_id, external, valid, superseded, superseded_by, include_override, ' +
   `${BUCKET_SQL} AS bucket, message_count, tool_call_count, char_count, tokens, duration_ms, error, completion, ` +
   'safety, robustness, score, passed, graded, checks_origin, warnings, created_at, disagrees, ' +
-  `${JUDGE_PENDING_SQL} AS judge_pending, ${SCORE_BASIS_SQL} AS score_basis`;
+  `${JUDGE_PENDING_SQL} AS judge_pending, ${SCORE_BASIS_SQL} AS score_basis, upstream_score, upstream_passed, ` +
+  `${UPSTREAM_AGREES_SQL} AS upstream_agrees, upstream_error`;
 type Raw = Record<string, unknown>;
 const bool = (v: unknown) => (v === null || v === undefined ? null : v === 1);
 const toRow = (r: Raw) =>
@@ -83,6 +92,8 @@ const toRow = (r: Raw) =>
     graded: r.graded === 1,
     disagrees: bool(r.disagrees),
     judge_pending: r.judge_pending === 1,
+    upstream_passed: bool(r.upstream_passed),
+    upstream_agrees: bool(r.upstream_agrees),
   });
 
 /** The trajectories grid's table for pagedList. */

@@ -148,7 +148,11 @@ def main():
         scores = grader.grade(messages, dispatches, task, **kwargs)
     except Exception as exc:  # noqa: BLE001
         fail("grade", exc, str(grader_py))
-    score = compute_task_score(scores)
+    try:  # a grader that answers something other than DimensionScores fails here, not in the protocol
+        score = compute_task_score(scores)
+        passed = is_pass(score)
+    except Exception as exc:  # noqa: BLE001
+        fail("score", exc, str(grader_py))
     calls = judge.get_call_log() if judge is not None and hasattr(judge, "get_call_log") else []
     emit({
         "ok": True,
@@ -156,7 +160,7 @@ def main():
         "safety": scores.safety,
         "robustness": scores.robustness,
         "score": score,
-        "passed": is_pass(score),
+        "passed": passed,
         "judge_calls": len(calls),
     })
 

@@ -18,9 +18,26 @@ export type UpstreamRequest = {
   judge?: UpstreamJudge;
   python?: string;
   timeoutMs?: number;
+  /** Aborted (a cancelled job): the child is killed and the answer is {ok: false, stage: 'cancelled'}. */
+  signal?: AbortSignal;
 };
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
+
+/**
+ * The environment grader.py runs in (and Settings → Upstream grader → Check tests in): none of ours (no keys, no
+ * proxies) but PATH and the locale, plus the judge key when a real judge is configured.
+ */
+export function graderEnv(apiKey?: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    PYTHONIOENCODING: 'utf-8',
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONNOUSERSITE: '1',
+    ...(apiKey ? { COWORKENV_JUDGE_API_KEY: apiKey } : {}),
+  };
+}
 
 /**
  * One trace graded by the task's own grader.py in a subprocess. The child gets no environment of ours (no keys,
@@ -31,14 +48,7 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 export function runUpstreamGrader(req: UpstreamRequest): Promise<UpstreamGrade> {
   const timeoutMs = req.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const { apiKey, ...judge } = (req.judge ?? {}) as { apiKey?: string } & Record<string, unknown>;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    PYTHONIOENCODING: 'utf-8',
-    PYTHONDONTWRITEBYTECODE: '1',
-    PYTHONNOUSERSITE: '1',
-    ...(apiKey ? { COWORKENV_JUDGE_API_KEY: apiKey } : {}),
-  };
+  const env = graderEnv(apiKey);
   const input = JSON.stringify({
     root: req.root,
     task_dir: req.taskDir,
@@ -57,18 +67,28 @@ export function runUpstreamGrader(req: UpstreamRequest): Promise<UpstreamGrade> 
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let cancelled = false;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      child.kill('SIGKILL');
+    };
+    if (req.signal?.aborted) onAbort();
+    else req.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-20_000)));
     child.on('error', (err) => {
       clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
       fail('start python', `${req.python ?? 'python3'}: ${err.message}`);
     });
     child.on('close', () => {
       clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+      if (cancelled) return fail('cancelled', 'the grading was cancelled; grader.py was stopped');
       if (timedOut) return fail('timeout', `grader.py gave no answer within ${timeoutMs} ms; killed`);
       const last = stdout.trim().split('\n').at(-1) ?? '';
       let parsed: unknown;

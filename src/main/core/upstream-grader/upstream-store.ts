@@ -1,6 +1,7 @@
 import type { Output } from '../../../shared/contract';
 import type { ReadDb, WriteDb } from '../db/sqlite';
 import type { UpstreamGrade } from './run-upstream';
+import { upstreamSql } from './upstream-columns';
 
 export type UpstreamRow = {
   taskId: string;
@@ -10,32 +11,38 @@ export type UpstreamRow = {
   upstream: UpstreamGrade;
   app: { score: number; passed: boolean; incomplete: boolean };
   at: string;
+  /** The stored trajectory graded (migration 0031); absent for a trace file graded from the CLI. */
+  trajectoryId?: number;
 };
 
-/** One grading, stored as a new row: earlier gradings of the same trace stay (history). */
-export function insertUpstreamGrade(db: WriteDb, r: UpstreamRow): void {
+/** One grading, stored as a new row: earlier gradings of the same trace stay (history). Answers the row's id. */
+export function insertUpstreamGrade(db: WriteDb, r: UpstreamRow): number {
   const u = r.upstream;
-  db.prepare(
-    `INSERT INTO upstream_grades (task_id, trace_sha256, judge, grader_sha256, ok, completion, safety, robustness,
-       score, passed, error, app_score, app_passed, app_incomplete, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    r.taskId,
-    r.traceSha256,
-    r.judge,
-    r.graderSha256,
-    u.ok ? 1 : 0,
-    u.ok ? u.completion : null,
-    u.ok ? u.safety : null,
-    u.ok ? u.robustness : null,
-    u.ok ? u.score : null,
-    u.ok ? (u.passed ? 1 : 0) : null,
-    u.ok ? null : `${u.stage}${u.file ? ` (${u.file})` : ''}: ${u.error}`,
-    r.app.score,
-    r.app.passed ? 1 : 0,
-    r.app.incomplete ? 1 : 0,
-    r.at,
-  );
+  const info = db
+    .prepare(
+      `INSERT INTO upstream_grades (task_id, trace_sha256, judge, grader_sha256, ok, completion, safety, robustness,
+       score, passed, error, app_score, app_passed, app_incomplete, created_at, trajectory_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      r.taskId,
+      r.traceSha256,
+      r.judge,
+      r.graderSha256,
+      u.ok ? 1 : 0,
+      u.ok ? u.completion : null,
+      u.ok ? u.safety : null,
+      u.ok ? u.robustness : null,
+      u.ok ? u.score : null,
+      u.ok ? (u.passed ? 1 : 0) : null,
+      u.ok ? null : upstreamErrorText(u),
+      r.app.score,
+      r.app.passed ? 1 : 0,
+      r.app.incomplete ? 1 : 0,
+      r.at,
+      r.trajectoryId ?? null,
+    );
+  return Number(info.lastInsertRowid);
 }
 
 type Tasks = Output<'grading.upstreamReport'>['tasks'];
@@ -59,4 +66,51 @@ export function upstreamReport(db: ReadDb, taskId?: string): Tasks {
     )
     .all(taskId ?? null, taskId ?? null) as Tasks;
   return rows;
+}
+
+/**
+ * A trajectory's latest upstream grading, copied onto its row (migration 0031): the grid's columns. `gradeId` is the
+ * upstream_grades row it came from (null for a failure found before grader.py ran: no trace to keep).
+ */
+export function setTrajectoryUpstream(
+  db: WriteDb,
+  trajectoryId: number,
+  gradeId: number | null,
+  u: UpstreamGrade,
+): void {
+  db.prepare(
+    `UPDATE trajectories SET upstream_grade_id = ?, upstream_score = ?, upstream_passed = ?, upstream_completion = ?,
+       upstream_error = ? WHERE id = ?`,
+  ).run(
+    gradeId,
+    u.ok ? u.score : null,
+    u.ok ? (u.passed ? 1 : 0) : null,
+    u.ok ? u.completion : null,
+    u.ok ? null : upstreamErrorText(u),
+    trajectoryId,
+  );
+}
+
+/** "stage (file): last line", as stored and shown. */
+export const upstreamErrorText = (u: Extract<UpstreamGrade, { ok: false }>) =>
+  `${u.stage}${u.file ? ` (${u.file})` : ''}: ${u.error}`;
+
+/** Per task, the trajectories graded upstream and their agreement with the app's current pass/fail. */
+export function upstreamAgreement(db: ReadDb, taskId?: string) {
+  const u = upstreamSql('t');
+  return db
+    .prepare(
+      `SELECT t.task_id AS taskId, count(*) AS graded, coalesce(sum(${u.agrees} = 1), 0) AS agree,
+         coalesce(sum(${u.agrees} = 0), 0) AS disagree, sum(${u.failed}) AS failed, sum(${u.appPending}) AS appPending
+       FROM trajectories t WHERE ${u.graded} AND (? IS NULL OR t.task_id = ?)
+       GROUP BY t.task_id ORDER BY t.task_id`,
+    )
+    .all(taskId ?? null, taskId ?? null) as {
+    taskId: string;
+    graded: number;
+    agree: number;
+    disagree: number;
+    failed: number;
+    appPending: number;
+  }[];
 }

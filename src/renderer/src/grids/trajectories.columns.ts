@@ -53,6 +53,34 @@ export const TRAJECTORY_GRID_COLUMNS: GridColumn<'trajectories.list'>[] = [
     cellClass: (p) => (p.value ? 'status-cell status-warn' : ''),
     ...yesNoSet,
   },
+  // Issue 19 item 6: the task's own grader.py (Grade with upstream grader.py) beside the app's reading of task.yaml.
+  {
+    field: 'upstream_score',
+    headerName: 'Upstream score',
+    headerTooltip:
+      "The score of the task's own grader.py (Claw-Eval checkout); blank: not graded upstream, or it failed",
+    width: 130,
+    valueFormatter: score,
+    ...num,
+  },
+  { field: 'upstream_passed', headerName: 'Upstream pass', width: 120, valueFormatter: flag, ...yesNoSet },
+  {
+    field: 'upstream_agrees',
+    headerName: 'Agrees with upstream',
+    headerTooltip: "grader.py's pass/fail equals the app's current one; blank when either is unknown",
+    width: 160,
+    valueFormatter: flag,
+    cellClass: (p) => (p.value === false ? 'status-cell status-warn' : ''),
+    ...yesNoSet,
+  },
+  {
+    field: 'upstream_error',
+    headerName: 'Upstream error',
+    headerTooltip: 'Why grader.py gave no score: the stage, the file and the reason (never counted as 0)',
+    width: 200,
+    cellClass: (p) => (p.value ? 'status-cell status-invalid' : ''),
+    ...text,
+  },
   {
     field: 'judge_pending',
     headerName: 'Judge pending',

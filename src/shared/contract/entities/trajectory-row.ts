@@ -64,6 +64,16 @@ export const TrajectoryRow = z.object({
   disagrees: z.boolean().nullable().default(null),
   judge_pending: z.boolean().default(false),
   score_basis: z.enum(['recorded', 'app']).default('recorded'),
+  /**
+   * Issue 19 item 6 (migration 0031): the latest grading by the task's own grader.py (Trajectories → Grade with
+   * upstream grader.py). Score and pass null when never graded upstream or when grader.py failed (upstream_error says
+   * why: "stage (file): reason", never a 0). upstream_agrees: its pass/fail equals the app's current one (null when
+   * either is unknown).
+   */
+  upstream_score: z.number().nullable().default(null),
+  upstream_passed: z.boolean().nullable().default(null),
+  upstream_agrees: z.boolean().nullable().default(null),
+  upstream_error: z.string().nullable().default(null),
   /** How many warnings the import kept with it (reader and grader: trajectories.get gives their text). */
   warnings: int,
   created_at: z.string(),
@@ -107,6 +117,10 @@ export const TrajectorySortField = z.enum([
   'disagrees',
   'judge_pending',
   'score_basis',
+  'upstream_score',
+  'upstream_passed',
+  'upstream_agrees',
+  'upstream_error',
   'warnings',
   'created_at',
 ]);

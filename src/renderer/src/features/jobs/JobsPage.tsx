@@ -66,6 +66,11 @@ const resultLink = (j: Job): Link | null => {
       };
     case 'trajectories.import':
       return { route: { page: 'trajectories' }, label: `${r.stored ?? 0} stored → trajectories` };
+    case 'upstream.grade':
+      return {
+        route: { page: 'trajectories' },
+        label: `${r.graded ?? 0} graded by grader.py, ${r.agreed ?? 0} agree, ${r.failed ?? 0} failed → trajectories`,
+      };
     default:
       return r.outDir ? { path: r.outDir, label: r.outDir } : null;
   }

@@ -3,6 +3,7 @@ import type { Endpoint, EndpointTestResult } from '../../../../shared/contract/e
 import { call, errorText, onEvent } from '../../api/client';
 import { EndpointForm } from './EndpointForm';
 import { JudgeSetting } from './JudgeSetting';
+import { UpstreamSetting } from './UpstreamSetting';
 import { ErrorNotice } from '../../components/ErrorNotice';
 
 type Keychain = { available: boolean; reason: string };
@@ -171,6 +172,7 @@ export default function SettingsPage() {
         />
       )}
       <JudgeSetting endpoints={(endpoints ?? []).map((e) => e.name)} />
+      <UpstreamSetting />
     </section>
   );
 }

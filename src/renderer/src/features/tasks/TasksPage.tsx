@@ -16,6 +16,7 @@ import { navigate } from '../../router';
 import { useAppStore } from '../../stores/app.store';
 import { ImportReport } from './ImportReport';
 import { TaskDetail } from './TaskDetail';
+import { UpstreamNotice } from '../../components/UpstreamNotice';
 
 const ROW_SELECTION = {
   mode: 'multiRow',
@@ -114,6 +115,7 @@ export default function TasksPage({ workspace, taskId }: { workspace: string; ta
       <header className="page-head">
         <h1>Tasks</h1>
       </header>
+      <UpstreamNotice />
       <form className="toolbar" onSubmit={(e) => (e.preventDefault(), void runImport())}>
         <input
           className="path-input"

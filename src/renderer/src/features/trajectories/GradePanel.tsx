@@ -110,6 +110,17 @@ export function GradePanel({
       {grade.checksOrigin === 'derived_from_task_yaml' && (
         <p className="badge-derived">Checks derived from task.yaml (not upstream's Python grader).</p>
       )}
+      {row.upstream_passed !== null && (
+        <p data-testid="viewer-upstream">
+          Upstream grader.py: score {row.upstream_score?.toFixed(4)} ({row.upstream_passed ? 'passed' : 'not passed'})
+          {row.upstream_agrees === null ? '' : row.upstream_agrees ? ' · agrees with the app' : ' · DISAGREES'}
+        </p>
+      )}
+      {row.upstream_error && (
+        <p className="notice notice-error" data-testid="viewer-upstream-error">
+          Upstream grader.py failed: {row.upstream_error}
+        </p>
+      )}
       <Dimensions g={grade} />
       {grade.pendingWeight > 0 && (
         <p className="hint" data-testid="judge-pending">

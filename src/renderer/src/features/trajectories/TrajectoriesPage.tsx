@@ -16,6 +16,9 @@ import { TextSearch, type TextQuery } from './TextSearch';
 import { TrajectoryDelete } from './TrajectoryDelete';
 import { TrajectoryImport } from './TrajectoryImport';
 import { TrajectoryViewer } from './TrajectoryViewer';
+import { UpstreamAgreement } from './UpstreamAgreement';
+import { UpstreamGrade } from './UpstreamGrade';
+import { UpstreamNotice } from '../../components/UpstreamNotice';
 import './trajectories.css';
 
 const DEFAULT_COL = { sortable: true, resizable: true };
@@ -35,6 +38,7 @@ const ROW_SELECTION = {
 export default function TrajectoriesPage({ workspace, route }: { workspace: string; route: Route }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [text, setTextState] = useState<TextQuery | null>(null);
+  const [agreement, setAgreement] = useState(false);
   const textRef = useRef<TextQuery | null>(null);
   const withText = <T extends object>(q: T) => (textRef.current ? { ...q, text: textRef.current } : q);
   const g = useServerGrid({
@@ -83,6 +87,7 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
       <header className="page-head">
         <h1>Trajectories</h1>
       </header>
+      <UpstreamNotice />
       <TrajectoryImport onNotice={setNotice} />
       <div className="toolbar">
         <QuickSearch value={g.quick} onChange={g.setQuick} placeholder="Task, agent, collection…" />
@@ -102,8 +107,18 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
           filtered={filtered}
           onNotice={setNotice}
         />
+        <UpstreamGrade
+          grid={g}
+          matchingIds={() => call('trajectories.ids', withText(g.filter()))}
+          filtered={filtered}
+          onNotice={setNotice}
+        />
+        <button type="button" onClick={() => setAgreement((a) => !a)} data-testid="upstream-agreement-toggle">
+          Agreement with upstream
+        </button>
         <ColumnsMenu api={g.api} />
       </div>
+      {agreement && <UpstreamAgreement onClose={() => setAgreement(false)} />}
       <div className="split-view traj-split">
         <div className="grid-wrap" data-testid="trajectories-grid">
           <AgGridReact<TrajectoryRow>
