@@ -78,6 +78,6 @@ describe('env server with a judge', { timeout: 60_000 }, () => {
     // The package README says what the reward does with llm_judge checks, with a judge and without.
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     expect(readme).toContain('--judge-url <base URL> --judge-model <model>');
-    expect(readme).toMatch(/Without a judge, or when it still fails[^]*"judge pending": `incomplete: true`/);
+    expect(readme).toMatch(/Without a judge, or when it still fails[\s\S]*"judge pending": `incomplete: true`/);
   });
 });
