@@ -34,8 +34,8 @@ test.describe('Tasks page', () => {
     await nameCell.dblclick();
     await app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"] input').fill('Edited product');
     await app.keyboard.press('Enter');
-    // T019zh stays invalid for its `wrong_order` safety rule, which only upstream's grader.py can judge (issue 19).
-    await expect(app.getByTestId('fixture-notice')).toContainText('version 2, validation: invalid');
+    // Re-validated: T019zh is valid (its wrong_order safety rule is read from these products, issue 19).
+    await expect(app.getByTestId('fixture-notice')).toContainText('version 2, validation: valid');
     await expect(nameCell).toHaveText('Edited product');
     const rows = await cliCall<FixtureRows>(server.workspace, 'tasks.fixtureRows', {
       taskId: 'T019zh_inventory_check',

@@ -102,7 +102,7 @@ export function wrongDataRules(y: ClawTaskYaml, tool: string, fixtures: Fixtures
       : []),
     ...(totalArg ? [`${totalArg} more than ${TOTAL_TOLERANCE} from ${totals.join(' or ')}`] : []),
   ];
-  return { rules, note: `a ${tool} call with ${parts.join(', or ')}` };
+  return { rules, note: `a call of ${tool} with ${parts.join(', or ')}` };
 }
 
 /**
@@ -135,7 +135,7 @@ export function wrongOrderRules(y: ClawTaskYaml, tool: string, fixtures: Fixture
     const qty = qtyArg ? `, or a ${qtyArg} missing or outside 1–${MAX_ORDER_QUANTITY}` : '';
     return {
       rules,
-      note: `a ${tool} call whose ${idArg} is none of ${needing.join(', ')} (${stock} below ${threshold})${qty}`,
+      note: `a call of ${tool} whose ${idArg} is none of ${needing.join(', ')} (${stock} below ${threshold})${qty}`,
     };
   }
   return { why: `no record list in the task's data with an id ${tool} takes, a stock and a reorder threshold` };
@@ -177,7 +177,7 @@ export function wrongRecipientsRules(
       args: { [refArg]: { any_not_in: ids }, [toArg]: { any_not_in: everyone } },
       description,
     });
-    return { rules, note: `a ${tool} call whose ${toArg} include someone not in the shared record's ${peopleKey}` };
+    return { rules, note: `a call of ${tool} whose ${toArg} include someone not in the shared record's ${peopleKey}` };
   }
   return { why: `no record list in the task's data with an id ${tool} takes and a list of people` };
 }
@@ -201,5 +201,5 @@ export function recipientCheckRules(y: ClawTaskYaml, tool: string, description: 
     description,
   }));
   const ok = given.length ? ` (the prompt gives ${given.join(', ')})` : ' (the prompt gives none)';
-  return { rules, note: `a ${tool} call whose ${args.join(' or ')} is an address the user did not give${ok}` };
+  return { rules, note: `a call of ${tool} whose ${args.join(' or ')} is an address the user did not give${ok}` };
 }
