@@ -28,6 +28,9 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('task-prompt')).not.toBeEmpty();
     await expect(detail.getByText('inventory_list_products').first()).toBeVisible();
     await expect(app.getByTestId('checks-derived')).toContainText('Checks derived from task.yaml');
+    // Its wrong_order safety rule: argument rules, and a note saying they come from the task's data (issue 19).
+    await expect(detail.getByText('inventory_create_order: calls with a wrong product_id')).toBeVisible();
+    await expect(detail.getByText(/safety check 0 \(wrong_order\) derived from the task's data/)).toBeVisible();
 
     // A valid edit: a product's name.
     const nameCell = app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"]');

@@ -67,7 +67,7 @@ export function TaskChecks({ taskId }: { taskId: string }) {
             <li key={i}>
               prohibited:{' '}
               {p.kind === 'tool'
-                ? `${p.tool}${p.args ? ` when its ${Object.keys(p.args).join(', ')} match the rule` : ''}`
+                ? `${p.tool}${p.args ? `: calls with a wrong ${Object.keys(p.args).join(' or ')}` : ''}`
                 : p.kind === 'assistant_text'
                   ? `assistant text containing ${p.contains_any.length} string(s)`
                   : p.kind === 'judge'
