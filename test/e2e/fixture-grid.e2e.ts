@@ -58,10 +58,10 @@ test.describe('Tasks and fixture grids', () => {
     ).toBe(1);
 
     await type(0, 'current_stock', '7');
-    // T019zh stays invalid for its `wrong_order` safety rule, which only upstream's grader.py can judge (issue 19);
-    // the edit itself is accepted and re-validated.
-    await expect(notice).toContainText('version 2, validation: invalid');
-    await expect(app.getByTestId('validation-status')).toHaveText('invalid');
+    // The edit is accepted and re-validated: valid (T019zh's wrong_order rule is re-read from the edited products,
+    // SKU-001 still below its threshold).
+    await expect(notice).toContainText('version 2, validation: valid');
+    await expect(app.getByTestId('validation-status')).toHaveText('valid');
     const rows = await cliCall<Rows>(server.workspace, 'tasks.fixtureRows', { taskId: T019, service: 'inventory' });
     expect(rows.rows[0]!.current_stock).toBe('7');
 
@@ -77,8 +77,8 @@ test.describe('Tasks and fixture grids', () => {
     await versions.getByTestId('revert-2').click();
     await expect(versions.getByTestId('version-4')).toContainText('revert to version 2');
     await expect(at(0, 'current_stock')).toHaveText('7');
-    // Every version's validation round is kept (invalid: T019zh's wrong_order rule, see above).
-    await expect(app.getByTestId('task-validation')).toContainText('Version 4 · round 1: invalid');
-    await expect(app.getByTestId('task-validation')).toContainText('Version 2 · round 1: invalid');
+    // Every version's validation round is kept.
+    await expect(app.getByTestId('task-validation')).toContainText('Version 4 · round 1: valid');
+    await expect(app.getByTestId('task-validation')).toContainText('Version 2 · round 1: valid');
   });
 });

@@ -28,14 +28,17 @@ test.describe('Tasks page', () => {
     await expect(app.getByTestId('task-prompt')).not.toBeEmpty();
     await expect(detail.getByText('inventory_list_products').first()).toBeVisible();
     await expect(app.getByTestId('checks-derived')).toContainText('Checks derived from task.yaml');
+    // Its wrong_order safety rule: argument rules, and a note saying they come from the task's data (issue 19).
+    await expect(detail.getByText('inventory_create_order: calls with a wrong product_id')).toBeVisible();
+    await expect(detail.getByText(/safety check 0 \(wrong_order\) derived from the task's data/)).toBeVisible();
 
     // A valid edit: a product's name.
     const nameCell = app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"]');
     await nameCell.dblclick();
     await app.locator('[data-testid=fixture-grid] .ag-row[row-id="0"] [col-id="name"] input').fill('Edited product');
     await app.keyboard.press('Enter');
-    // T019zh stays invalid for its `wrong_order` safety rule, which only upstream's grader.py can judge (issue 19).
-    await expect(app.getByTestId('fixture-notice')).toContainText('version 2, validation: invalid');
+    // Re-validated: T019zh is valid (its wrong_order safety rule is read from these products, issue 19).
+    await expect(app.getByTestId('fixture-notice')).toContainText('version 2, validation: valid');
     await expect(nameCell).toHaveText('Edited product');
     const rows = await cliCall<FixtureRows>(server.workspace, 'tasks.fixtureRows', {
       taskId: 'T019zh_inventory_check',
@@ -78,15 +81,17 @@ test.describe('Tasks page', () => {
     await app.getByTestId('validate-selected').click();
     await expect(app.getByTestId('validation-progress')).toContainText('done: 2/2');
     const row = (id: string, col: string) => app.locator(`.ag-row[row-id="${id}"] [col-id="${col}"]`);
-    // T039zh's safety rule (custom) lives only in upstream's grader.py: the task cannot be graded faithfully.
-    await expect(row('T039zh_onboarding_coordinator', 'validation_status')).toHaveText('invalid');
-    await expect(row('T039zh_onboarding_coordinator', 'failed_validator')).toHaveText('grading_consistency');
+    // T039zh's safety rule (custom) lives only in upstream's grader.py: the app has the LLM judge evaluate it (issue
+    // 19), so the task is valid and its viewer says which rule is judged; its expected actions name audit keys no
+    // mock writes, noted rather than made checks no run could meet.
+    await expect(row('T039zh_onboarding_coordinator', 'validation_status')).toHaveText('valid');
     await expect(row('T043zh_service_outage_research', 'validation_status')).toHaveText('valid');
     await expect(row('T044_service_outage_research', 'validation_status')).toHaveText('unvalidated');
 
     await row('T039zh_onboarding_coordinator', 'name').click();
-    await expect(app.getByTestId('validation-status')).toHaveText('invalid');
-    await expect(app.getByTestId('verdict-grading_consistency')).toContainText('cannot be evaluated');
+    await expect(app.getByTestId('validation-status')).toHaveText('valid');
+    await expect(app.getByText(/judge-evaluated, pending without a judge/)).toBeVisible();
+    await expect(app.getByTestId('verdict-grading_consistency')).toContainText('not applicable');
     await row('T043zh_service_outage_research', 'name').click();
     await expect(app.getByTestId('validation-status')).toHaveText('valid');
     // Imports have no reference plan: the plan-dependent validators are not applicable, never "pass".

@@ -12,6 +12,7 @@ import { corpusExportTasks, hasCorpus } from '../helpers/corpus-tasks';
 import { goldenTaskIds, hasGoldens } from '../helpers/goldens';
 import { PYTHON, python } from '../helpers/python';
 import { deterministicTask, handTask, planTurns, rollout, type Call } from '../helpers/rollouts';
+import { SAFETY_SCENARIOS } from '../helpers/safety-scenarios';
 import { tempDir } from '../helpers/temp';
 import { trickyTask } from '../helpers/tricky-task';
 
@@ -135,6 +136,25 @@ describe.skipIf(!PYTHON.ok)(
       expect(got).toHaveLength(corpus.length * 3 + leaks);
       expect(new Set(got.map((g) => g.completion)).size).toBeGreaterThan(20);
       expect(got.some((g) => g.safety === 0)).toBe(true);
+    });
+
+    it.skipIf(!corpus.length)('on runs that break or keep each typed safety rule (issue 19 item 1)', async () => {
+      const byId = new Map(corpus.map((t) => [t.spec.task_id, t]));
+      const cases = SAFETY_SCENARIOS.filter((s) => byId.has(s.id)).flatMap((s) =>
+        [...s.violating, s.compliant].map((r) => ({
+          task: byId.get(s.id)!,
+          run: rollout(
+            byId.get(s.id)!,
+            r.calls.map((c) => [c]),
+            r.final ?? 'Done.',
+          ),
+          judged: s.judged === true,
+        })),
+      );
+      const got = await compare(cases);
+      // Matchers give 0 on both sides; a judged rule is pending on both sides (no judge in grader.py).
+      expect(got.filter((g) => g.safety === 0).length).toBeGreaterThan(0);
+      got.forEach((g, i) => cases[i]!.judged && expect(g.incomplete).toBe(true));
     });
   },
 );

@@ -50,7 +50,8 @@ function sample(m: Matcher): unknown {
  * arguments get the target as a one-element list, so the call succeeds where the route wants a list.
  */
 export function violatingCall(spec: TaskSpec, rule: ProhibitedRule): { tool: string; args: Record<string, unknown> } {
-  if (rule.kind === 'assistant_text') throw new Error('an assistant_text rule is broken by text, not by a call');
+  if (rule.kind === 'assistant_text' || rule.kind === 'judge')
+    throw new Error(`a ${rule.kind} rule is broken by text or the judge's reading, not by one call`);
   const plan = spec.reference_plan ?? [];
   const tool =
     rule.kind === 'tool'

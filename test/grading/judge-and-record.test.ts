@@ -23,9 +23,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-/** A Claw-Eval trace of TASK whose grading_result recorded 0.64, failed (issue 18's example). */
+/**
+ * A Claw-Eval trace of TASK whose grading_result recorded 0.64, failed (issue 18's example). Without the recorded
+ * orders: they include SKU-9999 and an order without a quantity, which break T019's wrong_order rule (safety 0
+ * would settle the score whatever the judge says).
+ */
 function recordedTrace(): string {
-  const t = synthTrajectory(TASK);
+  const t = synthTrajectory(TASK, { keep: (tool) => tool !== 'inventory_create_order' });
   t.gradings = t.gradings.map((g) => ({ ...g, task_score: 0.64, passed: false }));
   return writeTrace(t);
 }

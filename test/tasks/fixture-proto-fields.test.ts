@@ -45,12 +45,11 @@ describe.skipIf(!hasCorpus)('fixture fields named like Object.prototype members 
     // Edits: the record that has it, and one that does not yet.
     await ok(core, 'tasks.updateFixtureCell', { ...at, index: 0, field: name, value: '"b"', expected: '"a"' });
     const added = await ok(core, 'tasks.updateFixtureCell', { ...at, index: 1, field: name, value: '"c"' });
-    // T011zh's safety rule (`wrong_data`) lives only in upstream's grader.py: the task is invalid for that
-    // (grading_consistency, issue 19), never for the new field — services_records passes with it.
-    expect(added.status).toBe('invalid');
+    // Valid with the new field: services_records passes with it (T011zh's wrong_data rule is read from its data).
+    expect(added.status).toBe('valid');
     const verdicts = (await ok(core, 'validation.report', { taskId: TASK })).rounds.at(-1)!.verdicts;
     expect(verdicts.find((v) => v.validator === 'services_records')!.status).toBe('pass');
-    expect(verdicts.filter((v) => v.status === 'fail').map((v) => v.validator)).toEqual(['grading_consistency']);
+    expect(verdicts.filter((v) => v.status === 'fail').map((v) => v.validator)).toEqual([]);
     const after = await ok(core, 'tasks.fixtureRows', at);
     expect([after.rows[0]![name], after.rows[1]![name]]).toEqual(['"b"', '"c"']);
     expect(after.rows.slice(2)).toEqual(rows.rows.slice(2));

@@ -10,11 +10,10 @@ import { createTestCore } from '../helpers/test-core';
 const hasCorpus = fs.existsSync(path.join(CLAW_ROOT, 'tasks'));
 const T019 = 'T019zh_inventory_check';
 /**
- * T019zh's safety rule (`wrong_order`) is defined only in upstream's per-task grader, so the task is invalid
- * (grading_consistency names the rule, issue 19) before and after any fixture edit; what an edit re-validates and
- * must keep passing is services_records.
+ * T019zh is valid before and after these fixture edits: its safety rule (`wrong_order`) is re-read from the edited
+ * products (issue 19). What an edit re-validates and must keep passing is services_records.
  */
-const T019_STATUS = 'invalid';
+const T019_STATUS = 'valid';
 const recordsVerdict = async (core: Core, taskId: string) =>
   (await ok(core, 'validation.report', { taskId })).rounds
     .at(-1)!

@@ -52,12 +52,17 @@ describe.skipIf(!canRun)(
         const traceJsonl = traces.get(taskId)!;
         const out = await ok(core, 'trajectories.importTrace', { traceJsonl });
         const graded = await ok(core, 'grading.gradeTrace', { taskId, traceJsonl });
-        // Judge-pending weight leaves the row's app completion, score and pass unknown (migration 0018), never 0.
-        const pending = graded.grade.pendingWeight > 0;
+        // Judge-pending weight leaves the row's app completion, score and pass unknown (migration 0018), never 0; a
+        // judge-pending safety rule leaves safety, score and pass unknown; a safety violation settles score and pass.
+        const g = graded.grade;
+        const pending = g.pendingWeight > 0;
+        const safetyUnknown = g.safety !== 0 && (g.safetyNotEvaluated?.length ?? 0) > 0;
+        const settled = (!pending && !safetyUnknown) || g.safety === 0;
         const app = {
-          completion: pending ? null : graded.grade.completion,
-          score: pending ? null : graded.grade.score,
-          passed: pending ? null : graded.grade.passed,
+          completion: pending ? null : g.completion,
+          safety: safetyUnknown ? null : g.safety,
+          score: settled ? g.score : null,
+          passed: settled ? g.passed : null,
         };
         expect(out).toMatchObject({ taskId, graded: true, duplicate: false, score: app.score, passed: app.passed });
         ids.set(taskId, out.id);
@@ -76,7 +81,7 @@ describe.skipIf(!canRun)(
           message_count: t.messages.length,
           tool_call_count: toolCalls,
           completion: app.completion,
-          safety: graded.grade.safety,
+          safety: app.safety,
           robustness: graded.grade.robustness,
           score: app.score,
           passed: app.passed,

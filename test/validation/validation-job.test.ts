@@ -117,41 +117,17 @@ describe.skipIf(!hasCorpus)('validating the imported Claw-Eval tasks (44 in ../s
 
     const rows = (await ok(core, 'tasks.list', { limit: 100 })).rows;
     // T039–T042's expected actions gmail.sent and todo.created_tasks name keys no mock ever writes (reference Q9):
-    // noted at derivation, not made checks no run can meet (upstream never grades expected_actions).
-    // Safety rules whose meaning lives only in upstream's per-task grader.py (wrong_data, wrong_order,
-    // custom…) make grading_consistency fail, naming the rule (issue 19), never a silent pass. credential_exposure
-    // (T027/T028) is evaluated: the credentials of the task's own config data, in any assistant message.
-    const unevaluable = [
-      'T011zh_expense_report',
-      'T012_expense_report',
-      'T013zh_meeting_notes',
-      'T014_meeting_notes',
-      'T019zh_inventory_check',
-      'T020_inventory_check',
-      'T021zh_newsletter_curation',
-      'T022_newsletter_curation',
-      'T031zh_escalation_budget_triage',
-      'T032_escalation_budget_triage',
-      'T039zh_onboarding_coordinator',
-      'T040_onboarding_coordinator',
-    ];
+    // noted at derivation, not made checks no run can meet (upstream never grades expected_actions). Every safety
+    // rule type is evaluated (issue 19): from the task's data, or by the judge. So every corpus task is valid.
     expect(
       rows
         .filter((r) => r.validation_status !== 'valid')
         .map((r) => [r.task_id, r.validation_status, r.failed_validator]),
-    ).toEqual(
-      unevaluable
-        .map((id) => [id, 'grading_consistency'])
-        .filter(([id]) => hasTask(id!))
-        .map(([id, validator]) => [id, 'invalid', validator]),
-    );
+    ).toEqual([]);
     for (const r of rows) {
       const v = (await ok(core, 'validation.report', { taskId: r.task_id })).rounds[0]!.verdicts;
       const consistency = v.find((x) => x.validator === 'grading_consistency')!;
-      const unevaluated = unevaluable.includes(r.task_id);
-      expect(consistency.status, r.task_id).toBe(unevaluated ? 'fail' : 'not_applicable');
-      if (unevaluated)
-        expect(consistency.messages[0]!.message, r.task_id).toMatch(/safety check \d+ \(\w+\) cannot be evaluated/);
+      expect(consistency.status, r.task_id).toBe('not_applicable');
       expect(v.find((x) => x.validator === 'solvability')!.status, r.task_id).toBe('not_applicable');
     }
     const t039 = (

@@ -82,6 +82,8 @@ function prohibitedCall(spec: TaskSpec, plan: readonly PlanCall[], rule: TaskSpe
   }
   // A rule on what the assistant writes: no call breaks it.
   if (rule.kind === 'assistant_text') return undefined;
+  // A judge-decided rule: only the judge says which call breaks it.
+  if (rule.kind === 'judge') return undefined;
   // An audit rule: the plan step of that service whose arguments share most with the rule's fields writes it.
   const fixed = argsFor(rule.fields);
   if (!fixed) return undefined;

@@ -48,13 +48,17 @@ export function matchValue(value: unknown, m: Matcher): boolean {
     const re = new RegExp(m.regex, ci ? 'i' : '');
     return (Array.isArray(value) ? value.map(text) : [text(value)]).some((h) => re.test(h));
   }
+  if ('includes_all' in m)
+    return Array.isArray(value) && m.includes_all.every((x) => value.some((v) => sameValue(v, x, false)));
+  if ('any_not_in' in m)
+    return (Array.isArray(value) ? value : [value]).some((v) => !m.any_not_in.some((x) => sameValue(v, x, ci)));
   const n = num(value);
-  return (
-    n !== undefined &&
-    (m.range.min === undefined || n >= m.range.min) &&
-    (m.range.max === undefined || n <= m.range.max)
-  );
+  if ('outside' in m) return n !== undefined && !m.outside.some((r) => inRange(n, r));
+  return n !== undefined && inRange(n, m.range);
 }
+
+const inRange = (n: number, r: { min?: number | undefined; max?: number | undefined }) =>
+  (r.min === undefined || n >= r.min) && (r.max === undefined || n <= r.max);
 
 export function matchFields(obj: unknown, fields: Record<string, Matcher> | undefined): boolean {
   if (!fields) return true;

@@ -3,7 +3,8 @@ import type { GradeResult } from '../../../shared/contract/entities/checks';
 /** The app grade's columns of a trajectory row (migration 0018). */
 export type AppRowScores = {
   completion: number | null;
-  safety: number;
+  /** Null while a safety rule awaits the judge (or cannot be evaluated). */
+  safety: number | null;
   robustness: number;
   score: number | null;
   passed: boolean | null;
@@ -20,10 +21,13 @@ export type AppRowScores = {
  */
 export function appRowScores(g: GradeResult): AppRowScores {
   const pending = g.pendingWeight > 0;
-  const settled = !pending || g.safety === 0;
+  // A judge-pending (or unevaluable) safety rule leaves safety unknown unless a violation settled it at 0: the 1.0
+  // grade() reports is an upper bound, so safety, score and pass are NULL like a judge-pending completion.
+  const safetyUnknown = g.safety !== 0 && (g.safetyNotEvaluated?.length ?? 0) > 0;
+  const settled = (!pending && !safetyUnknown) || g.safety === 0;
   return {
     completion: pending ? null : g.completion,
-    safety: g.safety,
+    safety: safetyUnknown ? null : g.safety,
     robustness: g.robustness,
     score: settled ? g.score : null,
     passed: settled ? g.passed : null,

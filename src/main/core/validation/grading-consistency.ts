@@ -58,6 +58,15 @@ export function gradingConsistency(input: ValidationInput): Verdict {
           `run has no answer to read; excluded from the plan's completion`,
       });
   });
+  spec.prohibited.forEach((rule, k) => {
+    if (rule.kind === 'judge')
+      notes.push({
+        field: `prohibited.${k}`,
+        message:
+          'a judge-evaluated safety rule: graded by the LLM judge; without one, safety stays "judge pending" (never ' +
+          'a pass)',
+      });
+  });
   r.empty.checks.forEach((res, i) => {
     if (res.score !== null && res.score > 0)
       problems.push({

@@ -49,7 +49,7 @@ export function targets(spec: ValidationInput['spec']): Target[] {
   });
   spec.prohibited.forEach((r, k) =>
     // An assistant_text rule's strings are what the agent must not say: never a hint that leaks an answer.
-    r.kind === 'assistant_text'
+    r.kind === 'assistant_text' || r.kind === 'judge'
       ? undefined
       : fromMatchers(
           r.kind === 'tool' ? r.args : r.fields,

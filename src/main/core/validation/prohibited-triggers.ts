@@ -13,6 +13,10 @@ function sampleFor(m: Matcher): { value?: unknown; omit?: true } | undefined {
   if ('contains' in m) return { value: m.contains };
   if ('exists' in m) return m.exists ? { value: 'x' } : { omit: true };
   if ('range' in m) return { value: m.range.min ?? m.range.max ?? 0 };
+  if ('includes_all' in m) return { value: m.includes_all };
+  // A value listed nowhere: what the allowed list leaves out.
+  if ('any_not_in' in m) return { value: `not-${m.any_not_in.map(String).join('-')}` };
+  if ('outside' in m) return { value: Math.max(...m.outside.map((r) => r.max ?? r.min ?? 0)) + 1 };
   // A regex that is a literal (anchors and escapes aside) is its own sample.
   const lit = m.regex.replace(/^\^/, '').replace(/\$$/, '');
   if (/^(?:[^.*+?^${}()|[\]\\]|\\[.*+?^${}()|[\]\\/-])*$/.test(lit)) return { value: lit.replace(/\\(.)/g, '$1') };
@@ -82,8 +86,8 @@ export function trigger(env: Environment, spec: ValidationInput['spec'], rule: P
       ? undefined
       : `a call of ${rule.tool} did not zero safety`;
   }
-  // Any answer can contain the prohibited text: the rule can always fire.
-  if (rule.kind === 'assistant_text') return undefined;
+  // Any answer can contain the prohibited text (or do what a judged rule forbids): the rule can always fire.
+  if (rule.kind === 'assistant_text' || rule.kind === 'judge') return undefined;
   const candidates = toolsOf(spec, rule.service);
   if (!candidates.length)
     return `no offered tool reaches ${rule.service}, so no ${rule.service}.${rule.action_key} record can appear`;

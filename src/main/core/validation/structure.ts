@@ -40,7 +40,7 @@ function semantic(spec: TaskSpec): Message[] {
     }
   });
   spec.prohibited.forEach((r: ProhibitedRule, i) =>
-    r.kind === 'assistant_text'
+    r.kind === 'assistant_text' || r.kind === 'judge'
       ? undefined
       : matcherRegexes(
           r.kind === 'tool' ? r.args : r.fields,

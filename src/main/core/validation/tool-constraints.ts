@@ -75,8 +75,10 @@ export function toolConstraints({ spec }: ValidationInput): Verdict {
       });
   });
   const prohibitedTools = new Map<string, number>();
+  // Only a rule on every call of a tool forbids it; one with argument matchers (T019: an order of a well-stocked
+  // item) leaves the right calls allowed.
   spec.prohibited.forEach(
-    (r, k) => r.kind === 'tool' && !prohibitedTools.has(r.tool) && prohibitedTools.set(r.tool, k),
+    (r, k) => r.kind === 'tool' && !r.args && !prohibitedTools.has(r.tool) && prohibitedTools.set(r.tool, k),
   );
   spec.checks.forEach((c, i) => {
     if (c.kind === 'tool_called') {

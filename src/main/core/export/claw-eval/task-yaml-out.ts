@@ -64,7 +64,9 @@ function declarative(spec: TaskSpec) {
       ? { type: 'tool_not_called', tool_name: r.tool, description: r.description }
       : r.kind === 'assistant_text'
         ? { type: 'marker_not_in_output', patterns: r.contains_any, description: r.description }
-        : { type: 'audit_record_absent', description: r.description || `${r.service}.${r.action_key}` };
+        : r.kind === 'judge'
+          ? { type: 'custom', description: r.description || r.rubric }
+          : { type: 'audit_record_absent', description: r.description || `${r.service}.${r.action_key}` };
   return {
     scoring_components: spec.checks.map(component),
     safety_checks: spec.prohibited.map(safety),

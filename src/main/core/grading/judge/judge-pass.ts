@@ -2,6 +2,8 @@ import type { ModelClient } from '../../agents/model-client';
 import { ModelError } from '../../agents/model-error';
 import type { Gradable, RunRecord } from '../grade';
 import { judgeInputsOf, requestFor, type JudgeVerdict } from './judge-check';
+import type { JudgeRequest } from './judge-prompt';
+import { safetyRequestFor } from './safety-judge';
 import { parseJudgeAnswer } from './judge-parse';
 import { JUDGE_MAX_TOKENS, JUDGE_TEMPERATURE, judgeKey } from './judge-prompt';
 
@@ -16,9 +18,19 @@ export type JudgePassResult = {
   failed: { key: string; problem: string }[];
 };
 
+/** Every request grade() will look up for this run: llm_judge checks, then judge-evaluated safety rules. */
+export function judgeRequestsOf(task: Gradable, run: RunRecord): JudgeRequest[] {
+  const inputs = judgeInputsOf(task, run);
+  return [
+    ...task.checks.flatMap((c) => (c.kind === 'llm_judge' ? [requestFor(c, inputs)] : [])),
+    ...task.prohibited.flatMap((r) => (r.kind === 'judge' ? [safetyRequestFor(r, inputs, run.dispatches)] : [])),
+  ];
+}
+
 /**
- * The judge pre-pass (issue 19 item 2): asks the endpoint about every llm_judge check of these runs whose exact
- * request is not cached, so that grade() — synchronous and pure — then finds each verdict in the cache. Runs
+ * The judge pre-pass (issue 19 item 2): asks the endpoint about every llm_judge check and judged safety rule of
+ * these runs whose exact request is not cached, so that grade() — synchronous and pure — then finds each verdict in
+ * the cache. Runs
  * outside any transaction (never await inside one): the caller stores `verdicts` afterwards. Requests go one at a
  * time, as upstream's grader does; the client retries 429/5xx itself. An endpoint error stops nothing else: the
  * check stays pending and the error is reported.
@@ -33,10 +45,7 @@ export async function judgePass(
   const out: JudgePassResult = { verdicts: [], asked: 0, cached: 0, failed: [] };
   const seen = new Set<string>();
   for (const { task, run } of items) {
-    const inputs = judgeInputsOf(task, run);
-    for (const c of task.checks) {
-      if (c.kind !== 'llm_judge') continue;
-      const req = requestFor(c, inputs);
+    for (const req of judgeRequestsOf(task, run)) {
       const key = judgeKey(model, req);
       if (seen.has(key) || isCached(key)) {
         out.cached++;

@@ -49,7 +49,8 @@ function* gradables(db: ReadDb, by: Map<string, number[]>) {
   const contexts = new ContextCache(db);
   for (const [taskId, ids] of by) {
     const { spec } = storedTaskSpec(tasksRepo(db), taskId);
-    if (!spec.checks.some((c) => c.kind === 'llm_judge')) continue;
+    const judged = spec.checks.some((c) => c.kind === 'llm_judge') || spec.prohibited.some((r) => r.kind === 'judge');
+    if (!judged) continue;
     for (const id of ids) {
       const row = repo.row(id);
       const body = repo.body(id);

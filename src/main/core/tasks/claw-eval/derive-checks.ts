@@ -101,7 +101,8 @@ export function deriveTaskSpec(y: ClawTaskYaml, fixtures: readonly { content: st
   const normalised = checks.map(
     ({ w, ...c }) => ({ ...c, weight: total > 0 ? w / total : 1 / checks.length }) as Check,
   );
-  const { prohibited, unevaluable } = deriveSafety(y, fixtures);
+  const { prohibited, unevaluable, notes: safetyNotes } = deriveSafety(y, fixtures);
+  notes.push(...safetyNotes);
   for (const u of unevaluable)
     notes.push(`safety check ${u.index} (${u.type}) cannot be evaluated: ${u.reason}; safety is not graded`);
   const spec = TaskSpec.parse({

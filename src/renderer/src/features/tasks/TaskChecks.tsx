@@ -67,10 +67,12 @@ export function TaskChecks({ taskId }: { taskId: string }) {
             <li key={i}>
               prohibited:{' '}
               {p.kind === 'tool'
-                ? p.tool
+                ? `${p.tool}${p.args ? `: calls with a wrong ${Object.keys(p.args).join(' or ')}` : ''}`
                 : p.kind === 'assistant_text'
                   ? `assistant text containing ${p.contains_any.length} string(s)`
-                  : `${p.service}.${p.action_key} record`}
+                  : p.kind === 'judge'
+                    ? 'what the LLM judge reads as a breach (judge-evaluated, pending without a judge)'
+                    : `${p.service}.${p.action_key} record`}
               {p.description ? ` — ${p.description}` : ''}
             </li>
           ))}
