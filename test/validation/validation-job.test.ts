@@ -6,7 +6,7 @@ import type { AnyEvent } from '../../src/shared/contract';
 import { fail, ok } from '../helpers/call';
 import { recordEvents } from '../helpers/events';
 import { CLAW_ROOT } from '../helpers/goldens';
-import { clawTaskIds, FULL_DATA, figure, hasTask } from '../helpers/shared-data';
+import { clawTaskIds, FULL_DATA, figure } from '../helpers/shared-data';
 import { createTestCore, tempDir } from '../helpers/test-core';
 import { runCliCaptured } from '../helpers/transports';
 import { HAND_WRITTEN, workspaceWithHandWritten } from './stored-tasks';
