@@ -94,6 +94,11 @@ export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
   toRow,
   // The quick search box reads ids and labels; message text has its own box (the FTS5 `text` filter).
   search: { like: ['task_id', 'source_task_id', 'agent', 'collection'] },
+  // Under a bucket filter, sorts on these read each task's (task_id, column) index and merge (migration 0028).
+  merge: {
+    sorts: ['source_reward', 'score', 'model', 'collection', 'created_at'],
+    counts: { table: 'trajectory_task_rows', n: 'n' },
+  },
 };
 
 export type TrajectoryBody = {
