@@ -6,7 +6,8 @@
  * query (no group merge) on the same file in the same run. Writes: re-assign a bucket's tasks, undo, clear all,
  * apply every suggestion, on this file and on a copy without migration 0028 (the baseline); and an import of
  * BENCH_IMPORT_ROWS (100,000) rows into a fresh workspace with and without 0028. Goal: blocks < 150 ms; writes
- * as before. No assertions. BENCH_GRID_FILE reuses a workspace realistic-grid.ts made (it is copied).
+ * as before. No assertions. BENCH_GRID_FILE reuses a workspace realistic-grid.ts made (it is copied);
+ * BENCH_GRID_PHASE=reads or writes runs one phase; BENCH_WRITE_ROUNDS (3) rounds of writes and of imports.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { createCore } from '../src/main/core';
 import { pagedList, pagedValues } from '../src/main/core/db/paged-list';
 import { openDb, readHandle } from '../src/main/core/db/sqlite';
 import { TRAJECTORY_TABLE } from '../src/main/core/trajectories/trajectories.repo';
-import { gridWrites, withoutTaskMerge } from './lib/grid-writes';
+import { gridWrites, type WriteCosts, withoutTaskMerge } from './lib/grid-writes';
 import { emit, header, ms, ratio, sample, stats, table, tempDir } from './lib/harness';
 import { bundleWorker, runJobProcess } from './lib/job-process';
 import { realisticGrid } from './lib/realistic-grid';
@@ -23,6 +24,10 @@ import { hasCorpus, writeTrajectoryJsonl } from './lib/trajectory-corpus';
 const ROWS = Number(process.env.BENCH_GRID_ROWS ?? 1_000_000);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+/** Rounds of the writes and of each import variant. */
+const ROUNDS = Number(process.env.BENCH_WRITE_ROUNDS ?? 3);
+/** 'reads', 'writes' or both (unset). */
+const PHASE = process.env.BENCH_GRID_PHASE ?? 'all';
 const GOAL = 150;
 const PLAIN = { ...TRAJECTORY_TABLE, merge: undefined };
 const SORTS = [
@@ -115,19 +120,72 @@ async function reads(file: string) {
   }
 }
 
-async function importCost(dir: string): Promise<[number, number]> {
+type Variant = 'before' | 'indexes' | 'after';
+const VARIANTS: Record<Variant, string> = {
+  before: 'before 0028',
+  indexes: '0028 without the row counts',
+  after: 'with 0028',
+};
+
+/** A 100k import into a fresh workspace per variant, the variants taking turns (load drifts), medians. */
+async function importCost(dir: string): Promise<Record<Variant, number>> {
   const jsonl = path.join(dir, 'import.jsonl');
   writeTrajectoryJsonl(jsonl, IMPORT_ROWS);
   const worker = bundleWorker();
-  const once = async (before: boolean) => {
-    const file = path.join(dir, `import-${before ? 'before' : 'after'}.coworkenv.db`);
+  const once = async (v: Variant) => {
+    const file = path.join(dir, `import-${v}.coworkenv.db`);
     await createCore({ workspacePath: file, watchIntervalMs: 0 }).close();
-    if (before) withoutTaskMerge(file);
+    if (v !== 'after') withoutTaskMerge(file, v === 'before' ? 'all' : 'counts');
     const r = runJobProcess('bench/lib/import-run.ts', [file, jsonl, worker]);
-    fs.rmSync(file, { force: true });
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     return r.ms;
   };
-  return [await once(true), await once(false)];
+  const got: Record<Variant, number[]> = { before: [], indexes: [], after: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const v of Object.keys(got) as Variant[]) got[v].push(await once(v));
+  return { before: stats(got.before).median, indexes: stats(got.indexes).median, after: stats(got.after).median };
+}
+
+/** The writes on the 1M file and on a copy without 0028, taking turns; each round ends as it began. */
+async function writes(dir: string, file: string) {
+  const before = path.join(dir, 'before.coworkenv.db');
+  fs.copyFileSync(file, before);
+  withoutTaskMerge(before);
+  const w: [WriteCosts[], WriteCosts[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    w[0].push(await gridWrites(before, 'UNSOLVABLE', 'KEEP'));
+    w[1].push(await gridWrites(file, 'UNSOLVABLE', 'KEEP'));
+  }
+  const med = (i: 0 | 1, k: keyof WriteCosts) => stats(w[i].map((x) => x[k])).median;
+  const wr = (k: Exclude<keyof WriteCosts, 'tasks'>, label: string) => {
+    const [old, now] = [med(0, k), med(1, k)];
+    emit({ bench: 'grid-bucket', name: label, median_ms: now, ratio: now / old, baseline: 'before 0028' });
+    return [label, ms(old), ms(now), ratio(now / old)];
+  };
+  const imp = await importCost(dir);
+  const impRow = (v: Variant) => {
+    emit({
+      bench: 'grid-bucket',
+      name: `import (${VARIANTS[v]})`,
+      median_ms: imp[v],
+      ratio: imp[v] / imp.before,
+      baseline: 'before 0028',
+    });
+    return [`import ${IMPORT_ROWS.toLocaleString('en-US')} rows, ${VARIANTS[v]}`, ms(imp.before), ms(imp[v])];
+  };
+  console.log(
+    table(
+      ['write (medians of rounds)', 'before 0028', 'after', 'ratio'],
+      [
+        wr('reassign', `re-assign ${w[1][0]!.tasks} UNSOLVABLE tasks to KEEP`),
+        wr('undo', 'undo that'),
+        wr('clear', 'clear every bucket'),
+        wr('applyAll', 'apply every suggestion'),
+        [...impRow('indexes'), ratio(imp.indexes / imp.before)],
+        [...impRow('after'), ratio(imp.after / imp.before)],
+      ],
+    ),
+  );
 }
 
 async function main() {
@@ -143,47 +201,11 @@ async function main() {
       console.log(`${ws.rows} rows, ${ws.tasks} tasks, buckets ${JSON.stringify(ws.buckets)}`);
     }
     await createCore({ workspacePath: file, watchIntervalMs: 0 }).close(); // migrates a kept file
-    await reads(file);
-    console.log(table(['query', 'median', 'p95', 'plain query', 'vs plain', 'goal'], rows));
-    const before = path.join(tmp.dir, 'before.coworkenv.db');
-    fs.copyFileSync(file, before);
-    withoutTaskMerge(before);
-    const w = [await gridWrites(before, 'UNSOLVABLE', 'KEEP'), await gridWrites(file, 'UNSOLVABLE', 'KEEP')];
-    const [impBefore, impAfter] = await importCost(tmp.dir);
-    const wr = (k: 'reassign' | 'undo' | 'clear' | 'applyAll', label: string) => {
-      emit({
-        bench: 'grid-bucket',
-        name: label,
-        median_ms: w[1]![k],
-        ratio: w[1]![k] / w[0]![k],
-        baseline: 'before 0028',
-      });
-      return [label, ms(w[0]![k]), ms(w[1]![k]), ratio(w[1]![k] / w[0]![k])];
-    };
-    console.log(
-      table(
-        ['write', 'before 0028', 'after', 'ratio'],
-        [
-          wr('reassign', `re-assign ${w[1]!.tasks} UNSOLVABLE tasks to KEEP`),
-          wr('undo', 'undo that'),
-          wr('clear', 'clear every bucket'),
-          wr('applyAll', 'apply every suggestion'),
-          [
-            `import ${IMPORT_ROWS.toLocaleString('en-US')} rows`,
-            ms(impBefore),
-            ms(impAfter),
-            ratio(impAfter / impBefore),
-          ],
-        ],
-      ),
-    );
-    emit({
-      bench: 'grid-bucket',
-      name: 'import',
-      median_ms: impAfter,
-      ratio: impAfter / impBefore,
-      baseline: 'before 0028',
-    });
+    if (PHASE !== 'writes') {
+      await reads(file);
+      console.log(table(['query', 'median', 'p95', 'plain query', 'vs plain', 'goal'], rows));
+    }
+    if (PHASE !== 'reads') await writes(tmp.dir, file);
   } finally {
     tmp.cleanup();
   }
