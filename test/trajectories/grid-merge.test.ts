@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core';
-import { mergePlan } from '../../src/main/core/db/group-merge';
+import { mergedIds, mergePlan } from '../../src/main/core/db/group-merge';
 import { pagedList } from '../../src/main/core/db/paged-list';
 import type { PageQuery } from '../../src/main/core/db/sql-filter';
 import { openDb, readHandle } from '../../src/main/core/db/sqlite';
@@ -15,9 +15,16 @@ import { createTestCore, tempDir } from '../helpers/test-core';
  * rows, their order and the counts must be the plain query's on the same data — rewards, models and
  * collections tie everywhere and some are NULL, other filters combine with the bucket, blocks follow one another,
  * jump ahead and go back, and the data changes between blocks (re-assignment, undo, new and deleted rows).
+ * Sorts with an index of their own first walk the plain order for a budget of rows: each plan is checked alone
+ * (budget 0: merge only; a budget over the table: walk only) and mixed (a budget of a few blocks).
  */
 const SORTS = ['source_reward', 'score', 'model', 'collection', 'created_at'] as const;
+const WALKS = ['source_reward', 'score', 'created_at'];
 const PLAIN = { ...TRAJECTORY_TABLE, merge: undefined };
+const budget = (walkBudget: number) => ({ ...TRAJECTORY_TABLE, merge: { ...TRAJECTORY_TABLE.merge!, walkBudget } });
+/** Which plan answers: merge only, walk only, a walk of 30 rows then the merge, the app's own (through core). */
+const PLANS = { merge: budget(0), walk: budget(1e9), mixed: budget(30), app: null } as const;
+type PlanName = keyof typeof PLANS;
 type Filters = PageQuery['filters'];
 const bucket = (values: string[], op: 'in' | 'blank' = 'in'): Filters[number] => ({
   field: 'bucket',
@@ -51,6 +58,7 @@ describe('trajectories grid: bucket filter merged task by task', () => {
   });
   afterAll(async () => {
     reader?.close();
+    planReader?.close();
     await core.close();
   });
 
@@ -61,10 +69,25 @@ describe('trajectories grid: bucket filter merged task by task', () => {
     return { ids: r.rows.map((x) => x.id), total: r.total };
   }
 
-  async function merged(q: PageQuery) {
+  let planReader: ReturnType<typeof openDb> | undefined;
+  /** Plans that answered per table, to check each branch was taken. */
+  const used = { merge: new Set<string>(), walk: new Set<string>(), mixed: new Set<string>() };
+
+  async function merged(q: PageQuery, plan: PlanName = 'app') {
     expect(mergePlan(TRAJECTORY_TABLE, q), 'the query is merged').not.toBeNull();
-    const r = await ok(core, 'trajectories.list', q as never);
-    return { ids: r.rows.map((x) => x.id), total: r.total };
+    const table = PLANS[plan];
+    if (!table) {
+      const r = await ok(core, 'trajectories.list', q as never);
+      return { ids: r.rows.map((x) => x.id), total: r.total };
+    }
+    // One plan alone, on a connection of its own (its kept merges are its own too); the count is the plain one.
+    planReader ??= openDb(file, { readOnly: true });
+    const { total } = plain(q);
+    if (q.offset >= total) return plain(q);
+    const got = mergedIds(readHandle(planReader), table, q, mergePlan(table, q)!, total);
+    expect(got, 'a block near the top is never left to the plain query').not.toBeNull();
+    used[plan as keyof typeof used].add(got!.via);
+    return { ids: got!.ids, total };
   }
 
   const FILTERS: [string, Filters, string?][] = [
@@ -87,9 +110,9 @@ describe('trajectories grid: bucket filter merged task by task', () => {
   ];
 
   /** Every block of every sort, both directions: blocks in turn, a jump ahead, then back to an earlier one. */
-  async function checkAll() {
+  async function checkAll(plan: PlanName = 'app') {
     for (const [, filters, quick] of FILTERS)
-      for (const field of SORTS)
+      for (const field of plan === 'app' || plan === 'merge' ? SORTS : WALKS)
         for (const dir of ['asc', 'desc'] as const) {
           const q = (offset: number, limit = 9): PageQuery => ({
             filters,
@@ -101,7 +124,7 @@ describe('trajectories grid: bucket filter merged task by task', () => {
           const all = plain(q(0, 10_000));
           for (const offset of [0, 9, 18, 45, 27, all.total - 3, all.total + 5]) {
             const want = plain(q(Math.max(0, offset)));
-            expect(await merged(q(Math.max(0, offset))), `${field} ${dir} at ${offset}`).toEqual(want);
+            expect(await merged(q(Math.max(0, offset)), plan), `${plan}: ${field} ${dir} at ${offset}`).toEqual(want);
           }
           expect(all.ids.length).toBe(all.total);
         }
@@ -111,12 +134,19 @@ describe('trajectories grid: bucket filter merged task by task', () => {
     await checkAll();
   });
 
+  it('answers them whichever plan is chosen: merge, walk of the plain order, or a walk then the merge', async () => {
+    for (const plan of ['merge', 'walk', 'mixed'] as const) await checkAll(plan);
+    expect([...used.merge]).toEqual(['merge']);
+    expect([...used.walk]).toEqual(['walk']);
+    expect([...used.mixed].sort()).toEqual(['merge', 'walk']);
+  });
+
   it('still does after a re-assignment, its undo, and rows added, moved and deleted between blocks', async () => {
-    const q = (offset: number): PageQuery => ({
+    const q = (offset: number, limit = 9): PageQuery => ({
       filters: [bucket(['KEEP'])],
       sort: [{ field: 'source_reward', dir: 'asc' }],
       offset,
-      limit: 9,
+      limit,
     });
     expect(await merged(q(0))).toEqual(plain(q(0)));
     const unsolvable = (
@@ -129,8 +159,16 @@ describe('trajectories grid: bucket filter merged task by task', () => {
     await ok(core, 'curation.assign', { bucket: 'KEEP', select: { tasks: unsolvable }, reason: 'test' });
     expect(await merged(q(9))).toEqual(plain(q(9)));
     await ok(core, 'curation.undo', {});
+    // The merge keeps each task's first row per query: a change must not reopen the query on stale ones.
+    const trivial: PageQuery = { ...q(0, 1000), filters: [bucket(['TRIVIAL'])] };
+    expect(await merged(trivial, 'merge')).toEqual(plain(trivial));
+    await ok(core, 'curation.assign', { bucket: 'TRIVIAL', select: { tasks: unsolvable.slice(0, 3) }, reason: 'test' });
+    expect(await merged(trivial, 'merge')).toEqual(plain(trivial));
+    await ok(core, 'curation.undo', {});
+    expect(await merged(trivial, 'merge')).toEqual(plain(trivial));
     expect(await merged(q(18))).toEqual(plain(q(18)));
     await checkAll();
+    await checkAll('mixed');
     // Another connection adds rows to a task, moves one to another task and deletes some.
     const db = openDb(file);
     const cols = (db.prepare('PRAGMA table_info(trajectories)').all() as { name: string }[])
@@ -144,6 +182,7 @@ describe('trajectories grid: bucket filter merged task by task', () => {
     db.close();
     expect(await merged(q(27))).toEqual(plain(q(27)));
     await checkAll();
+    await checkAll('merge');
     // The per-task row counts (migration 0028's triggers) equal the rows.
     const check = openDb(file, { readOnly: true });
     const off = check

@@ -85,8 +85,8 @@ export function pagedList<Row, Raw>(
   const extra = unfiltered === undefined ? {} : { unfiltered };
   if (q.offset >= total) return { rows: [], total, ...extra };
   const plan = mergePlan(t, q);
-  const ids = plan && mergedIds(db, t, q, plan);
-  if (ids) return { rows: rowsById(db, t, ids), total, ...extra };
+  const merged = plan && mergedIds(db, t, q, plan, total);
+  if (merged) return { rows: rowsById(db, t, merged.ids), total, ...extra };
   const page = pageQuery(t, q, total, tableRows);
   return { rows: (prepareCached(db, page.sql).all(...page.params) as Raw[]).map((r) => t.toRow(r)), total, ...extra };
 }

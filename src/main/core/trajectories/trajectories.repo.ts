@@ -98,6 +98,12 @@ export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
   merge: {
     sorts: ['source_reward', 'score', 'model', 'collection', 'created_at'],
     counts: { table: 'trajectory_task_rows', n: 'n' },
+    // Their own indexes (0009): a block is first read along them, while the bucket's rows come soon enough.
+    walks: {
+      source_reward: 'trajectories_source_reward',
+      score: 'trajectories_score',
+      created_at: 'trajectories_created_at',
+    },
   },
 };
 
