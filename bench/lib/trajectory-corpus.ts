@@ -42,7 +42,7 @@ function tau2AsMessages(sim: Json, policy: string): Json[] {
 }
 
 /** The corpus's trajectories as messages rows, without ids. */
-function baseRows(): { reward: number | null; messages: Json[]; tools?: Json[] }[] {
+function baseRows(): { reward: number | null; messages: Json[]; tools?: Json[]; task: string; trial: number }[] {
   const tau = JSON.parse(fs.readFileSync(TAU, 'utf8')) as Json[];
   const tau2 = JSON.parse(fs.readFileSync(TAU2, 'utf8')) as Json;
   const sft = fs
@@ -52,12 +52,25 @@ function baseRows(): { reward: number | null; messages: Json[]; tools?: Json[] }
     .map((l) => JSON.parse(l) as Json);
   const policy = tau2.info.environment_info.policy as string;
   return [
-    ...tau.map((r) => ({ reward: r.reward as number, messages: r.traj as Json[] })),
+    ...tau.map((r) => ({
+      reward: r.reward as number,
+      messages: r.traj as Json[],
+      task: `tau-${r.task_id}`,
+      trial: r.trial as number,
+    })),
     ...(tau2.simulations as Json[]).map((s) => ({
       reward: s.reward_info.reward as number,
       messages: tau2AsMessages(s, policy),
+      task: `tau2-${s.task_id}`,
+      trial: s.trial as number,
     })),
-    ...sft.map((r) => ({ reward: 1, messages: r.messages as Json[], tools: r.tools as Json[] })),
+    ...sft.map((r, i) => ({
+      reward: 1,
+      messages: r.messages as Json[],
+      tools: r.tools as Json[],
+      task: `sft-${i}`,
+      trial: 0,
+    })),
   ];
 }
 
@@ -73,7 +86,7 @@ export function writeTrajectoryJsonl(file: string, n: number): { bytes: number; 
     chunk = [];
   };
   for (let i = 0; i < n; i++) {
-    const r = base[i % base.length]!;
+    const { task: _, trial: __, ...r } = base[i % base.length]!;
     const cycle = Math.floor(i / base.length);
     chunk.push(
       `${JSON.stringify({
@@ -87,4 +100,15 @@ export function writeTrajectoryJsonl(file: string, n: number): { bytes: number; 
   flush();
   fs.closeSync(fd);
   return { bytes, records: n };
+}
+
+/**
+ * The corpus as recorded: one messages JSONL line per trajectory with its own task id and trial
+ * (τ-bench: 50 tasks × 4 trials, rewards 0/1, most tasks failed every trial; τ²-bench: 20 tasks, one
+ * trial each; the τ² SFT rows: reward 1). Answers the record count.
+ */
+export function writeCorpusAsRecorded(file: string): number {
+  const rows = baseRows().map(({ task, trial, ...r }) => `${JSON.stringify({ task_id: task, trial, ...r })}\n`);
+  fs.writeFileSync(file, rows.join(''));
+  return rows.length;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { groupCount, mergedIds, mergePlan, type GroupMerge } from './group-merge';
 import {
   compilePage,
   compileWhere,
@@ -24,6 +25,8 @@ export type PagedTable<Row, Raw = Record<string, unknown>> = {
   search?: QuickSearch;
   /** A count table over some columns that answers set filter lists without reading every row (see pagedValues). */
   facets?: FacetTable;
+  /** Pages under a lookup filter merged group by group (group-merge.ts): trajectories under a bucket. */
+  merge?: GroupMerge;
 };
 
 /**
@@ -32,7 +35,7 @@ export type PagedTable<Row, Raw = Record<string, unknown>> = {
  */
 export type FacetTable = { table: string; columns: readonly string[]; count: string };
 
-type Table = Pick<PagedTable<unknown>, 'table' | 'columns' | 'pk' | 'select' | 'search' | 'facets'>;
+type Table = Pick<PagedTable<unknown>, 'table' | 'columns' | 'pk' | 'select' | 'search' | 'facets' | 'merge'>;
 
 const count = (db: ReadDb, sql: string, params: unknown[] = []) =>
   (prepareCached(db, sql).get(...params) as { n: number }).n;
@@ -75,14 +78,31 @@ export function pagedList<Row, Raw>(
   q: PageQuery,
 ): { rows: Row[]; total: number; unfiltered?: number } {
   const { where } = compilePage(q, t.columns, t.pk, t.search);
-  const total = count(db, `SELECT count(*) AS n FROM ${t.table} ${where.sql}`, where.params);
+  const total = groupCount(db, t, q) ?? count(db, `SELECT count(*) AS n FROM ${t.table} ${where.sql}`, where.params);
   let all: number | undefined;
   const tableRows = () => (all ??= count(db, `SELECT count(*) AS n FROM ${t.table}`));
   const unfiltered = q.offset === 0 ? (where.sql ? tableRows() : total) : undefined;
   const extra = unfiltered === undefined ? {} : { unfiltered };
   if (q.offset >= total) return { rows: [], total, ...extra };
+  const plan = mergePlan(t, q);
+  const merged = plan && mergedIds(db, t, q, plan, total);
+  if (merged) return { rows: rowsById(db, t, merged.ids), total, ...extra };
   const page = pageQuery(t, q, total, tableRows);
   return { rows: (prepareCached(db, page.sql).all(...page.params) as Raw[]).map((r) => t.toRow(r)), total, ...extra };
+}
+
+/** Rows by key, in the order of `ids`. */
+function rowsById<Row, Raw>(db: ReadDb, t: PagedTable<Row, Raw>, ids: readonly number[]): Row[] {
+  const sql = `SELECT ${t.select}, ${t.pk} AS __key FROM ${t.table} WHERE ${t.pk} IN (SELECT value FROM json_each(?))`;
+  const got = new Map(
+    (prepareCached(db, sql).all(JSON.stringify(ids)) as (Raw & { __key: number })[]).map((r) => [r.__key, r]),
+  );
+  return ids.flatMap((id) => {
+    const r = got.get(id);
+    if (!r) return [];
+    const { __key: _, ...raw } = r;
+    return [t.toRow(raw as Raw)];
+  });
 }
 
 /**

@@ -105,6 +105,17 @@ export const TRAJECTORY_TABLE: PagedTable<TrajectoryRow, Raw> = {
   toRow,
   // The quick search box reads ids and labels; message text has its own box (the FTS5 `text` filter).
   search: { like: ['task_id', 'source_task_id', 'agent', 'collection'] },
+  // Under a bucket filter, sorts on these read each task's (task_id, column) index and merge (migration 0028).
+  merge: {
+    sorts: ['source_reward', 'score', 'model', 'collection', 'created_at'],
+    counts: { table: 'trajectory_task_rows', n: 'n' },
+    // Their own indexes (0009): a block is first read along them, while the bucket's rows come soon enough.
+    walks: {
+      source_reward: 'trajectories_source_reward',
+      score: 'trajectories_score',
+      created_at: 'trajectories_created_at',
+    },
+  },
 };
 
 export type TrajectoryBody = {

@@ -21,6 +21,7 @@ import * as m0019 from './0019-upstream-grades';
 import * as m0020 from './0020-undo-history';
 import * as m0021 from './0021-cjk-search';
 import * as m0027 from './0027-grid-job-batches';
+import * as m0028 from './0028-task-merge';
 import * as m0031 from './0031-upstream-in-app';
 
 export type Migration = { name: string; up(db: Db): void };
@@ -49,5 +50,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0020,
   m0021,
   m0027,
+  m0028,
   m0031,
 ];
