@@ -4,14 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgreement, type AgreementRow } from '../../bench/claw-agreement/harness';
 import { TS_WORKER } from '../helpers/test-core';
+import { CLAW_CHECKOUT } from '../helpers/shared-data';
 
 /**
  * Issue 19's done criterion on a few tasks (bench/claw-agreement.bench.ts runs all 104): good-solution traces run
  * against the app's mock services, imported as a user would, graded by the app with a stub judge endpoint (1.0)
  * and by the task's own grader.py (stub_score 1.0), must agree on pass/fail; violation traces score 0 on both.
- * Needs a Claw-Eval checkout (CLAW_EVAL_ROOT, default /work/claw-eval-9365e1a) and python3 with pydantic and PyYAML.
+ * Needs a Claw-Eval checkout (CLAW_CHECKOUT in test/helpers/shared-data.ts) and python3 with pydantic and PyYAML.
  */
-const ROOT = process.env.CLAW_EVAL_ROOT ?? '/work/claw-eval-9365e1a';
+const ROOT = CLAW_CHECKOUT ?? '';
 const TASKS = [
   // gmail.sent is an expected action no mock records (Q9): it must not cost a good solution anything.
   'T041zh_scheduled_task_management',
@@ -23,8 +24,8 @@ const TASKS = [
 ];
 
 function whyNot(): string | null {
-  if (!fs.existsSync(path.join(ROOT, 'src/claw_eval')) || !fs.existsSync(path.join(ROOT, 'tasks')))
-    return `no Claw-Eval checkout at ${ROOT} (set CLAW_EVAL_ROOT)`;
+  if (!CLAW_CHECKOUT || !fs.existsSync(path.join(ROOT, 'tasks')))
+    return 'no Claw-Eval checkout beside the repository (../claw-eval-9365e1a) or in CLAW_EVAL_ROOT';
   try {
     execFileSync('python3', ['-c', 'import pydantic, yaml'], { stdio: 'ignore' });
   } catch {

@@ -11,20 +11,21 @@ import { PYTHON } from '../helpers/python';
 import { rollout } from '../helpers/rollouts';
 import { SAFETY_SCENARIOS } from '../helpers/safety-scenarios';
 import { tempDir } from '../helpers/temp';
+import { CLAW_CHECKOUT } from '../helpers/shared-data';
 
 /**
  * Issue 19 item 1 against upstream itself: the same runs graded by the task's own grader.py (Claw-Eval checkout at
- * 9365e1a: COWORKENV_CLAW_EVAL, else ../claw-eval-9365e1a beside the repository) and by the app. Both sides get the
+ * 9365e1a: CLAW_CHECKOUT in test/helpers/shared-data.ts) and by the app. Both sides get the
  * same stub judge: 0 on a violating run of a judge-evaluated rule, else 1. Safety must be equal on every run.
  */
-const CHECKOUT = path.resolve(process.env.COWORKENV_CLAW_EVAL ?? path.join(__dirname, '../../../claw-eval-9365e1a'));
-const HAS_CHECKOUT = fs.existsSync(path.join(CHECKOUT, 'src/claw_eval/graders/base.py'));
+const CHECKOUT = CLAW_CHECKOUT ?? '';
+const HAS_CHECKOUT = CLAW_CHECKOUT !== null;
 const ids = new Set(SAFETY_SCENARIOS.map((s) => s.id));
 const tasks = new Map(corpusExportTasks((id) => ids.has(id)).map((t) => [t.spec.task_id, t]));
 const why = !PYTHON.ok
   ? PYTHON.why
   : !HAS_CHECKOUT
-    ? `no Claw-Eval checkout at ${CHECKOUT} (set COWORKENV_CLAW_EVAL)`
+    ? 'no Claw-Eval checkout beside the repository (../claw-eval-9365e1a) or in CLAW_EVAL_ROOT'
     : '';
 
 describe.skipIf(why !== '')(`safety: app and upstream grader.py agree${why ? ` (skipped: ${why})` : ''}`, () => {

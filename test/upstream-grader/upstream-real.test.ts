@@ -7,14 +7,15 @@ import { synthTrajectory } from '../helpers/claw-traces';
 import { CLAW_ROOT } from '../helpers/goldens';
 import { PYTHON } from '../helpers/python';
 import { createTestCore } from '../helpers/test-core';
+import { CLAW_CHECKOUT } from '../helpers/shared-data';
 
 /** Upstream's own checkout at 9365e1a, where this machine has it (the app never ships upstream code). */
-const UPSTREAM = '/work/claw-eval-9365e1a';
+const UPSTREAM = CLAW_CHECKOUT ?? '';
 const TASK = 'T002_email_triage'; // in the shipped subset, its goldens too
 const why = !PYTHON.ok
   ? PYTHON.why
   : !fs.existsSync(path.join(UPSTREAM, 'tasks', TASK, 'grader.py'))
-    ? `no Claw-Eval checkout at ${UPSTREAM}`
+    ? 'no Claw-Eval checkout beside the repository (../claw-eval-9365e1a) or in CLAW_EVAL_ROOT'
     : null;
 
 describe.skipIf(why !== null)(
