@@ -15,6 +15,8 @@ import {
   startScriptedOpenAI,
   type Step,
 } from '../helpers/scripted-openai';
+import type { AnyEvent } from '../../src/shared/contract';
+import { recordEvents } from '../helpers/events';
 import { createTestCore } from '../helpers/test-core';
 
 /** T019zh (shipped in test/fixtures/corpus): one llm_judge check, the rest deterministic. */
@@ -78,8 +80,16 @@ describe.skipIf(!hasGoldens)('grading.regradeJob: re-grade with the judge as a j
     const { core, ids, rows } = await workspace();
     expect(rows().every((r) => r.score === null && r.app_pending! > 0)).toBe(true);
     const srv = await judgeAt(core, () => verdict(0.9));
+    const rec = recordEvents(core.events);
     const { jobId } = await ok(core, 'grading.regradeJob', { collection: 'claw-eval-traces', batchSize: 3 });
     const job = await finish(core, jobId);
+    rec.stop();
+    // Per batch: trajectories done, judge asked / cached / failed, still pending.
+    const messages = rec.list.flatMap((e: AnyEvent) =>
+      e.event === 'job.progress' && e.payload.jobId === jobId && e.payload.done > 0 ? [e.payload.message] : [],
+    );
+    expect(messages).toContain('3 of 4 re-graded · judge asked 3, cached 0, failed 0 · 0 still pending');
+    expect(messages).toContain('4 of 4 re-graded · judge asked 4, cached 0, failed 0 · 0 still pending');
     expect(job.state).toBe('done');
     expect(job.total).toBe(TRACES);
     // One llm_judge check per trace, each trace its own request.
