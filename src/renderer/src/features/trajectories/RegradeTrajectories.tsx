@@ -7,11 +7,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import type { Notice } from '../../grids/StatusBar';
 import type { ServerGrid } from '../../grids/use-server-grid';
 import { navigate } from '../../router';
+import { needsConfirmation, regradeOutcome } from './regrade-text';
 
 type Pending = { ids: number[]; what: string };
-
-/** Above this many rows a re-grade asks to be confirmed: it may ask the judge (and its bill) that many times. */
-export const CONFIRM_ABOVE = 1000;
 
 /** Whether a judge is set (else judge checks stay pending), with a way to Settings → Judge when none is. */
 function JudgeState({ onSettings }: { onSettings(): void }) {
@@ -93,7 +91,7 @@ export function RegradeTrajectories({
     setError(null);
   };
   const n = pending?.ids.length ?? 0;
-  const needsConfirm = n > CONFIRM_ABOVE;
+  const needsConfirm = needsConfirmation(n);
   return (
     <>
       <button type="button" onClick={() => void ask()} data-testid="regrade-open">
@@ -127,13 +125,7 @@ export function RegradeTrajectories({
           {outcome && !outcome.ok && <p className="notice notice-error">Stopped: {outcome.reason}</p>}
           {result && (
             <div data-testid="regrade-result">
-              <p>
-                Re-graded {result.regraded}
-                {result.skipped ? ` (${result.skipped} skipped: not graded)` : ''}, {result.changed} with another score.
-                Judge {result.judge.endpoint ?? 'none'}: asked {result.judge.asked}, cached {result.judge.cached},
-                failed {result.judge.failed}. {result.pending} still judge pending; {result.disagreements} now disagree
-                with their score of record.
-              </p>
+              <p>{regradeOutcome(result)}</p>
               {result.judge.problems.length > 0 && (
                 <ul className="upstream-errors" data-testid="regrade-problems">
                   {result.judge.problems.slice(0, 10).map((p) => (
