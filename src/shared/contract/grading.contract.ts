@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mutation, query } from './define';
+import { job, mutation, query } from './define';
 import { Check, GradeResult } from './entities/checks';
 import { TraceText } from './entities/trace-text';
 
@@ -186,6 +186,47 @@ export const gradingContract = {
         asked: z.number().int(),
         cached: z.number().int(),
         failed: z.array(z.object({ key: z.string(), problem: z.string() })),
+      }),
+    }),
+  }),
+  'grading.regradeJob': job({
+    summary:
+      "grading.regrade as a job (the app's Trajectories → Re-grade…): the stored trajectories of a task, a " +
+      "collection or a list of ids (the ticked rows, or every row under the grid's filter) graded again off the " +
+      'request thread, a batch at a time, with progress (graded, judge asked / cached / failed, still pending). ' +
+      "Cancel keeps the batches stored; a re-run asks the judge nothing already cached. Only the app's grade " +
+      'changes, never the score of record; a judge that fails leaves its checks pending with the reason.',
+    input: z
+      .object({
+        ids: z.array(z.number().int()).min(1).max(1_000_000).optional(),
+        taskId: z.string().min(1).optional(),
+        collection: z.string().min(1).optional(),
+        /** false: grade from the cache only, ask the judge nothing. */
+        judge: z.boolean().default(true),
+        /** Trajectories per commit (a judge pre-pass, then one write): what a cancel may lose of judge work. */
+        batchSize: z.number().int().min(1).max(1000).default(25),
+      })
+      .refine(
+        (i) => [i.ids, i.taskId, i.collection].filter((x) => x !== undefined).length === 1,
+        'give exactly one of ids, taskId or collection',
+      ),
+    result: z.object({
+      /** Trajectories graded again (ungraded ones — external, or deleted since the start — are skipped). */
+      regraded: z.number().int(),
+      skipped: z.number().int(),
+      /** Of the re-graded, how many got another app score (this run of the job: a resume counts its part). */
+      changed: z.number().int(),
+      /** Re-graded trajectories whose app grade still waits for a judge. */
+      pending: z.number().int(),
+      /** Re-graded trajectories whose app grade now disagrees with their score of record. */
+      disagreements: z.number().int(),
+      judge: z.object({
+        endpoint: z.string().nullable(),
+        asked: z.number().int(),
+        cached: z.number().int(),
+        failed: z.number().int(),
+        /** The first failures (key and reason, keys of the endpoint never quoted). */
+        problems: z.array(z.object({ key: z.string(), problem: z.string() })),
       }),
     }),
   }),

@@ -6,6 +6,7 @@ import { generationJob } from '../generation/generation.job';
 import { importJob } from '../trajectories/import/import.job';
 import { clawEvalExportJob, rlExportJob, sftExportJob } from '../export/workspace/export.jobs';
 import { runJob } from '../runs/run.job';
+import { regradeJob } from '../grading/judge/regrade.job';
 import { upstreamGradeJob } from '../upstream-grader/upstream-grade.job';
 import { parseHelperMain } from '../trajectories/import/parse-helper';
 import { episodeHelperMain } from '../runs/episode-helper';
@@ -28,6 +29,7 @@ export const JOB_DEFINITIONS = {
   'export.clawEval': clawEvalExportJob,
   'runs.start': runJob,
   'upstream.grade': upstreamGradeJob,
+  'grading.regradeJob': regradeJob,
 } satisfies { [N in JobName]: JobDefinition<JobInputs[N], JobResult<N>> };
 
 /** Helper thread bodies a job may start (JobContext.startHelper); they run in the job workers' entry. */

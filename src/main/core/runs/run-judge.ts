@@ -2,14 +2,12 @@ import type { CheckResult, GradeResult } from '../../../shared/contract/entities
 import type { TaskSpec } from '../../../shared/contract/entities/task-spec';
 import { gradingView, type Grading } from '../../../shared/contract/entities/trajectory';
 import type { Episode } from '../agents/agent-loop';
-import type { ModelClient } from '../agents/model-client';
-import { ModelError } from '../agents/model-error';
 import type { ReadDb } from '../db/sqlite';
-import { modelClientFor } from '../endpoints/client-for';
 import type { KeyAccess } from '../endpoints/key-store';
 import { grade } from '../grading/grade';
 import { cachedJudge, isCached } from '../grading/judge/judge-cache';
 import type { Judge, JudgeVerdict } from '../grading/judge/judge-check';
+import { judgeClient } from '../grading/judge/judge-client';
 import { judgePass } from '../grading/judge/judge-pass';
 import { judgeKey } from '../grading/judge/judge-prompt';
 import { judgeEndpoint } from '../grading/judge/judge-settings';
@@ -40,13 +38,7 @@ export const hasJudgeChecks = (spec: Pick<TaskSpec, 'checks'>) => spec.checks.so
 export function runJudge(db: ReadDb, keys: KeyAccess, o: { maxAttempts: number }): RunJudge | null {
   const e = judgeEndpoint(db);
   if (!e) return null;
-  let client: ModelClient;
-  try {
-    client = modelClientFor(e, keys, { retry: { maxAttempts: o.maxAttempts, retryTimeouts: true } });
-  } catch (err) {
-    if (!(err instanceof ModelError)) throw err;
-    client = failingClient(err);
-  }
+  const client = judgeClient(e, keys, { retry: { maxAttempts: o.maxAttempts, retryTimeouts: true } });
   const model = e.model;
   const cache = cachedJudge(db, model);
   return {
@@ -80,14 +72,6 @@ const scrubbed = (v: JudgeVerdict): JudgeVerdict => ({
   ...v,
   answer: withoutKnownKeys(v.answer),
   reasoning: withoutKnownKeys(v.reasoning),
-});
-
-/** A client whose every request fails with `err` (the judge endpoint cannot be used: no key). */
-const failingClient = (err: ModelError): ModelClient => ({
-  endpoint: err.endpoint,
-  capabilities: { jsonMode: null, toolCalls: null },
-  chat: () => Promise.reject(err),
-  listModels: () => Promise.reject(err),
 });
 
 /**

@@ -115,6 +115,22 @@ const regrade = preparedMutation<'grading.regrade'>()({
   },
 });
 
+/** The graded trajectories a re-grade job will grade, in id order, and how many of the given ids are not graded. */
+function jobScope(db: ReadDb, input: Scope & { ids?: number[] | undefined }): { ids: number[]; skipped: number } {
+  if (input.ids === undefined) {
+    if (input.taskId !== undefined && !tasksRepo(db).get(input.taskId)) throw notFound(`task ${input.taskId}`);
+    return { ids: [...rowsInScope(db, input).values()].flat().sort((a, b) => a - b), skipped: 0 };
+  }
+  const given = [...new Set(input.ids)];
+  const ids = (
+    prepareCached(
+      db,
+      'SELECT id FROM trajectories WHERE graded = 1 AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    ).all(JSON.stringify(given)) as { id: number }[]
+  ).map((r) => r.id);
+  return { ids, skipped: given.length - ids.length };
+}
+
 export const judgeHandlers = {
   'grading.judgeSettings': (_input, ctx) => judgeSettings(ctx.db),
   'grading.setJudge': (input, ctx) => {
@@ -125,4 +141,11 @@ export const judgeHandlers = {
     return judgeSettings(ctx.db);
   },
   'grading.regrade': regrade,
+  /** The scope is resolved now: a resumed job grades the same rows, whatever was imported since. */
+  'grading.regradeJob': (input, ctx) => {
+    const { ids, skipped } = jobScope(ctx.db, input);
+    return {
+      jobId: ctx.jobs.start('grading.regradeJob', { ids, skipped, judge: input.judge, batchSize: input.batchSize }),
+    };
+  },
 } satisfies Partial<HandlerMap>;

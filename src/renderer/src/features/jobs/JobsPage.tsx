@@ -71,6 +71,11 @@ const resultLink = (j: Job): Link | null => {
         route: { page: 'trajectories' },
         label: `${r.graded ?? 0} graded by grader.py, ${r.agreed ?? 0} agree, ${r.failed ?? 0} failed → trajectories`,
       };
+    case 'grading.regradeJob':
+      return {
+        route: { page: 'trajectories' },
+        label: `${r.regraded ?? 0} re-graded, ${r.pending ?? 0} judge pending → trajectories`,
+      };
     default:
       return r.outDir ? { path: r.outDir, label: r.outDir } : null;
   }

@@ -12,6 +12,7 @@ import { gridTheme } from '../../grids/theme';
 import { useServerGrid } from '../../grids/use-server-grid';
 import { navigate, type Route } from '../../router';
 import { CompareView } from './CompareView';
+import { RegradeTrajectories } from './RegradeTrajectories';
 import { TextSearch, type TextQuery } from './TextSearch';
 import { TrajectoryDelete } from './TrajectoryDelete';
 import { TrajectoryImport } from './TrajectoryImport';
@@ -102,6 +103,12 @@ export default function TrajectoriesPage({ workspace, route }: { workspace: stri
         )}
         <span className="sep" />
         <TrajectoryDelete
+          grid={g}
+          matchingIds={() => call('trajectories.ids', withText(g.filter()))}
+          filtered={filtered}
+          onNotice={setNotice}
+        />
+        <RegradeTrajectories
           grid={g}
           matchingIds={() => call('trajectories.ids', withText(g.filter()))}
           filtered={filtered}
