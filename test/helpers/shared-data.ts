@@ -48,10 +48,10 @@ export const clawTaskIds = (): string[] =>
 export const hasTask = (id: string): boolean => fs.existsSync(path.join(CLAW_TASKS, id, 'task.yaml'));
 
 /**
- * Upstream's own Claw-Eval checkout (claw-eval/claw-eval at 9365e1a: src/claw_eval and each task's tasks/<id>/grader.py), for the
- * tests that compare the app with upstream's graders. Never shipped (the app ships no upstream code): first
- * `CLAW_EVAL_ROOT` (or the older `COWORKENV_CLAW_EVAL`), then `claw-eval-9365e1a` beside the repository (as ../shared
- * sits), else null — those tests then skip with a one-line reason.
+ * Upstream's own Claw-Eval checkout (claw-eval/claw-eval at 9365e1a: src/claw_eval and each task's
+ * tasks/<id>/grader.py), for the tests that compare the app with upstream's graders. Never shipped (the app ships no
+ * upstream code): first `CLAW_EVAL_ROOT` (or the older `COWORKENV_CLAW_EVAL`), then `claw-eval-9365e1a` beside the
+ * repository (as ../shared sits), else null — those tests then skip with a one-line reason.
  */
 function resolveClawCheckout(): string | null {
   const set = process.env.CLAW_EVAL_ROOT ?? process.env.COWORKENV_CLAW_EVAL;
