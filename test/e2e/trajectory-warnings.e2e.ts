@@ -10,6 +10,8 @@ const CLAW_ROOT = path.join(SHARED, 'corpora/claw-eval');
 /** Issues 17 and 19 in the Trajectories grid: the Source column, the Warnings column, the viewer's warnings. */
 test.describe('Trajectories page: task source and import warnings', () => {
   test.skip(!fs.existsSync(path.join(CLAW_ROOT, 'tasks')), 'needs ../shared (a Claw-Eval task to grade against)');
+  // The grid renders only the columns on screen; the upstream-grade columns put Warnings past 1,400 px.
+  test.use({ viewport: { width: 2600, height: 900 } });
 
   test('filters by source and by warnings; the viewer lists a record’s warnings', async ({ app, server }) => {
     const dir = tempDir('e2e-warnings-');
