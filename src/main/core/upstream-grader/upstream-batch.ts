@@ -61,6 +61,11 @@ export class UpstreamBatch {
     o.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
+  /** The ids of the processes running now. */
+  get pids(): number[] {
+    return this.workers.flatMap((w) => (w.pid === null ? [] : [w.pid]));
+  }
+
   grade(taskDir: string, tracePath: string): Promise<UpstreamGrade> {
     if (this.o.signal?.aborted) return Promise.resolve(cancelled());
     return new Promise((resolve) => {

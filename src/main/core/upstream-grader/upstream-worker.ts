@@ -48,6 +48,11 @@ export class UpstreamWorker {
 
   constructor(private readonly o: WorkerOptions) {}
 
+  /** The running process's id (null between processes): diagnostics, and tests that check a kill. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
   get busy(): boolean {
     return this.pending !== null;
   }
@@ -113,7 +118,7 @@ export class UpstreamWorker {
 
   private lastWords(code: number | null, signal: NodeJS.Signals | null): string {
     const last = this.errTail.trim().split('\n').at(-1);
-    return last || (signal ? `killed by ${signal}` : `exit code ${code}`);
+    return `${signal ? `killed by ${signal}` : `exit code ${code}`}${last ? `: ${last}` : ''}`;
   }
 
   private onStdout(d: string): void {
