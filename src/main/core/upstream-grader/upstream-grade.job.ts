@@ -122,7 +122,11 @@ export const upstreamGradeJob: JobDefinition<UpstreamGradeJobInput, JobResult<'u
     const inFlight = new Map<number, Promise<Graded>>();
     let next = ctx.resumeFrom;
     const fill = () => {
-      while (next < total && inFlight.size < batch.size) inFlight.set(next, start(next++));
+      while (next < total && inFlight.size < batch.size) {
+        const p = start(next);
+        p.catch(() => undefined); // a trace that cannot be read fails the job when its turn comes, not before
+        inFlight.set(next++, p);
+      }
     };
     try {
       for (let i = ctx.resumeFrom; i < total; i++) {
