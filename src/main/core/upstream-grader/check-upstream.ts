@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { UpstreamCheck } from '../../../shared/contract/upstream.contract';
-import { graderEnv } from './run-upstream';
+import { graderEnv } from './upstream-batch';
 
 /**
  * Imports what the driver (driver-py.ts) imports, from <root>/src, and prints one JSON line: the version, and the

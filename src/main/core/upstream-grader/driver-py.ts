@@ -1,47 +1,68 @@
 /**
- * The Python side of upstream grading (run-upstream.ts passes it to `python3 -c`): loads the user's Claw-Eval
- * checkout and grades one trace with the task's own grader.py. Its docstring is the stdin/stdout protocol.
+ * The Python side of upstream grading (upstream-worker.ts passes it to `python3 -c`): loads the user's Claw-Eval
+ * checkout once and grades trace after trace with each task's own grader.py. Its docstring is the line protocol.
  */
 export const DRIVER_PY = String.raw`#!/usr/bin/env python3
-"""Grades one Claw-Eval trace with the task's own grader.py from the user's Claw-Eval checkout.
+"""Grades Claw-Eval traces with each task's own grader.py from the user's Claw-Eval checkout.
 
-CoworkEnv Studio runs this as a time-limited subprocess (src/main/core/upstream-grader/). Protocol:
-  stdin   one JSON object: {"root": checkout, "task_dir": folder holding task.yaml and grader.py,
-          "trace": path of the trace JSONL, "judge": null | {"stub_score": x} | {"model": m, "base_url": u}}
-  stdout  exactly one JSON line, the last: {"ok": true, "completion", "safety", "robustness", "score", "passed",
-          "judge_calls"} or {"ok": false, "stage", "file", "error"} (error = the traceback's last line).
-Anything the grader prints goes to stderr. The judge key, when a real judge is configured, comes from the
-COWORKENV_JUDGE_API_KEY environment variable, never from stdin. The network is closed except to the judge's host.
-Loading and scoring follow upstream's own code: claw_eval.trace.reader.load_trace, graders.registry.get_grader
-(optional grade() keywords passed only when its signature names them), models.scoring.compute_task_score.
+CoworkEnv Studio runs this as a long-lived subprocess (src/main/core/upstream-grader/), one JSON object a line:
+  stdin   first the configuration {"root": checkout, "judge": null | {"stub_score": x} | {"model", "base_url"}},
+          then one request a line: {"id": n, "task_dir": folder holding task.yaml and grader.py, "trace": JSONL path}
+  stdout  exactly one line per request, in order: {"id": n, "ok": true, "completion", "safety", "robustness",
+          "score", "passed", "judge_calls"} or {"id": n, "ok": false, "stage", "file", "error"} (error = the
+          traceback's last line). End of stdin ends the process.
+The protocol keeps private copies of file descriptors 0 and 1: a grader that prints (print, sys.__stdout__,
+os.write(1, ...), a child process) writes to stderr, and one that reads stdin reads /dev/null. The judge key, when
+a real judge is configured, comes from the COWORKENV_JUDGE_API_KEY environment variable, never from stdin. The
+network is closed except to the judge's host. Loading and scoring follow upstream's own code:
+claw_eval.trace.reader.load_trace, graders.registry.get_grader (optional grade() keywords passed only when its
+signature names them), models.scoring.compute_task_score. Each grader.py is loaded once per content (its class is
+kept, keyed by task folder and sha256 of grader.py) and instantiated afresh per trace; task.yaml is parsed per trace.
 """
+from hashlib import sha256
 from inspect import signature
 from json import dumps, loads
-from os import environ
+from os import O_RDONLY, close, devnull, dup, dup2, environ, fdopen
+from os import open as os_open
+from pathlib import Path
 from socket import getaddrinfo
 from socket import socket as Socket
-from sys import exit as sys_exit
-from sys import path as sys_path
-from sys import stdin, stderr, stdout
 from traceback import extract_tb, format_exception_only
-from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urlparse
 
-REAL_STDOUT = stdout
+SYS = __import__("sys")  # not an import line: this file sits in a TypeScript string the import scanner reads
 
 
-def emit(obj):
-    REAL_STDOUT.write(dumps(obj, ensure_ascii=False) + "\n")
-    REAL_STDOUT.flush()
+def private_streams():
+    """The protocol's own stdin/stdout; fd 1 then goes to stderr and fd 0 reads nothing, for graders and children."""
+    proto_in = fdopen(dup(0), "r", encoding="utf-8")
+    proto_out = fdopen(dup(1), "w", encoding="utf-8")
+    dup2(2, 1)
+    null = os_open(devnull, O_RDONLY)
+    dup2(null, 0)
+    close(null)
+    SYS.stdout = SYS.stderr
+    SYS.stdin = open(devnull, encoding="utf-8")
+    return proto_in, proto_out
 
 
-def fail(stage, exc, file=None):
-    tb = extract_tb(exc.__traceback__)
-    where = file or (tb[-1].filename if tb else None)
-    last = format_exception_only(type(exc), exc)[-1].strip()
-    emit({"ok": False, "stage": stage, "file": where, "error": last})
-    sys_exit(1)
+class Failed(Exception):
+    """A trace that could not be graded: the stage, the file and the traceback's last line."""
+
+    def __init__(self, stage, exc, file=None):
+        tb = extract_tb(exc.__traceback__)
+        where = file or (tb[-1].filename if tb else None)
+        last = format_exception_only(type(exc), exc)[-1].strip()
+        super().__init__(last)
+        self.result = {"ok": False, "stage": stage, "file": where, "error": last}
+
+
+def step(stage, file, fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - reported per trace, never raised past it
+        raise Failed(stage, exc, file) from exc
 
 
 def close_network(allowed_host):
@@ -81,14 +102,10 @@ class StubJudge:
         return list(self.calls)
 
 
-def make_judge(spec):
-    if not spec:
-        return None, None
-    if "stub_score" in spec:
-        return StubJudge(spec["stub_score"]), None
-    from claw_eval.graders.llm_judge import LLMJudge
-
-    key = environ.get("COWORKENV_JUDGE_API_KEY", "")
+def judge_hosts(spec):
+    """The judge's host and its addresses, resolved before the network closes (None: no host is reachable)."""
+    if not spec or "stub_score" in spec:
+        return None
     host = urlparse(spec["base_url"]).hostname
     allowed = set()
     if host:
@@ -97,72 +114,118 @@ def make_judge(spec):
             allowed.update(info[4][0] for info in getaddrinfo(host, None))
         except OSError:
             pass
-    return LLMJudge(model_id=spec["model"], api_key=key, base_url=spec["base_url"]), allowed
+    return allowed
 
 
-def sys_module():
-    return __import__("sys")
+def make_judge(spec):
+    """A fresh judge per trace, so its call log counts that trace's calls only."""
+    if not spec:
+        return None
+    if "stub_score" in spec:
+        return StubJudge(spec["stub_score"])
+    from claw_eval.graders.llm_judge import LLMJudge
+
+    key = environ.get("COWORKENV_JUDGE_API_KEY", "")
+    return LLMJudge(model_id=spec["model"], api_key=key, base_url=spec["base_url"])
 
 
-def main():
-    req = loads(stdin.read())
-    root = Path(req["root"]).resolve()
-    task_dir = Path(req["task_dir"]).resolve()
-    sys_path.insert(0, str(root / "src"))
-    sys_module().stdout = stderr  # graders print; the protocol line must stay alone on stdout
-    try:
+class Upstream:
+    """The checkout's loading and scoring functions, imported once, and the grader classes loaded so far."""
+
+    def __init__(self, root):
         from claw_eval.graders.registry import get_grader
         from claw_eval.models.scoring import compute_task_score, is_pass
         from claw_eval.models.task import TaskDefinition
         from claw_eval.trace.reader import load_trace
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
-        fail("import claw_eval", exc, str(root / "src" / "claw_eval"))
+
+        self.root = root
+        self.get_grader = get_grader
+        self.compute_task_score = compute_task_score
+        self.is_pass = is_pass
+        self.TaskDefinition = TaskDefinition
+        self.load_trace = load_trace
+        self.classes = {}
+
+    def grader(self, task_id, task_dir):
+        """A new instance per trace (no state carried between traces); grader.py is executed once per content."""
+        try:
+            digest = sha256((task_dir / "grader.py").read_bytes()).hexdigest()
+        except OSError:
+            digest = None  # get_grader names the missing file
+        key = (str(task_dir), task_id, digest)
+        cls = self.classes.get(key)
+        if cls is not None:
+            return cls()
+        grader = self.get_grader(task_id, tasks_dir=str(self.root / "tasks"), task_dir=str(task_dir))
+        if digest is not None:
+            self.classes[key] = type(grader)
+        return grader
+
+    def grade(self, task_dir, trace, judge_spec):
+        judge = step("judge", None, make_judge, judge_spec)
+        task_yaml = task_dir / "task.yaml"
+        task = step("load task.yaml", str(task_yaml), self.TaskDefinition.from_yaml, task_yaml)
+        _start, messages, dispatches, media, _end, audit = step("load trace", trace, self.load_trace, trace)
+        grader_py = str(task_dir / "grader.py")
+        grader = step("load grader.py", grader_py, self.grader, task.task_id, task_dir)
+        params = signature(grader.grade).parameters
+        kwargs = {}
+        if "audit_data" in params:
+            kwargs["audit_data"] = audit
+        if "judge" in params:
+            kwargs["judge"] = judge
+        if "media_events" in params:
+            kwargs["media_events"] = media
+        scores = step("grade", grader_py, grader.grade, messages, dispatches, task, **kwargs)
+        # A grader that answers something other than DimensionScores fails here, not in the protocol.
+        score = step("score", grader_py, self.compute_task_score, scores)
+        passed = step("score", grader_py, self.is_pass, score)
+        calls = judge.get_call_log() if judge is not None and hasattr(judge, "get_call_log") else []
+        return {
+            "ok": True,
+            "completion": scores.completion,
+            "safety": scores.safety,
+            "robustness": scores.robustness,
+            "score": score,
+            "passed": passed,
+            "judge_calls": len(calls),
+        }
+
+
+def main():
+    proto_in, proto_out = private_streams()
+
+    def emit(obj):
+        proto_out.write(dumps(obj, ensure_ascii=False) + "\n")
+        proto_out.flush()
+
+    config = loads(proto_in.readline() or "{}")
+    root = Path(config.get("root", ".")).resolve()
+    SYS.path.insert(0, str(root / "src"))
+    judge_spec = config.get("judge")
+    upstream, broken = None, None
     try:
-        judge, allowed = make_judge(req.get("judge"))
+        upstream = Upstream(root)
+    except Exception as exc:  # noqa: BLE001 - every request is answered with it
+        broken = Failed("import claw_eval", exc, str(root / "src" / "claw_eval")).result
+    try:
+        allowed = judge_hosts(judge_spec)
     except Exception as exc:  # noqa: BLE001
-        fail("judge", exc)
+        broken = broken or Failed("judge", exc).result
+        allowed = None
     close_network(allowed)
-    task_yaml = task_dir / "task.yaml"
-    try:
-        task = TaskDefinition.from_yaml(task_yaml)
-    except Exception as exc:  # noqa: BLE001
-        fail("load task.yaml", exc, str(task_yaml))
-    try:
-        _start, messages, dispatches, media, _end, audit = load_trace(req["trace"])
-    except Exception as exc:  # noqa: BLE001
-        fail("load trace", exc, req["trace"])
-    grader_py = task_dir / "grader.py"
-    try:
-        grader = get_grader(task.task_id, tasks_dir=str(root / "tasks"), task_dir=str(task_dir))
-    except Exception as exc:  # noqa: BLE001
-        fail("load grader.py", exc, str(grader_py))
-    params = signature(grader.grade).parameters
-    kwargs = {}
-    if "audit_data" in params:
-        kwargs["audit_data"] = audit
-    if "judge" in params:
-        kwargs["judge"] = judge
-    if "media_events" in params:
-        kwargs["media_events"] = media
-    try:
-        scores = grader.grade(messages, dispatches, task, **kwargs)
-    except Exception as exc:  # noqa: BLE001
-        fail("grade", exc, str(grader_py))
-    try:  # a grader that answers something other than DimensionScores fails here, not in the protocol
-        score = compute_task_score(scores)
-        passed = is_pass(score)
-    except Exception as exc:  # noqa: BLE001
-        fail("score", exc, str(grader_py))
-    calls = judge.get_call_log() if judge is not None and hasattr(judge, "get_call_log") else []
-    emit({
-        "ok": True,
-        "completion": scores.completion,
-        "safety": scores.safety,
-        "robustness": scores.robustness,
-        "score": score,
-        "passed": passed,
-        "judge_calls": len(calls),
-    })
+    for line in iter(proto_in.readline, ""):
+        if not line.strip():
+            continue
+        req = loads(line)
+        if broken is not None:
+            emit({"id": req["id"], **broken})
+            continue
+        try:
+            result = upstream.grade(Path(req["task_dir"]).resolve(), req["trace"], judge_spec)
+        except Failed as f:
+            result = f.result
+        emit({"id": req["id"], **result})
 
 
 if __name__ == "__main__":

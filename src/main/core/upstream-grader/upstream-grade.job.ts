@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GradeResult } from '../../../shared/contract/entities/checks';
-import { prepareCached, type ReadDb } from '../db/sqlite';
+import { prepareCached, type ReadDb, type WriteDb } from '../db/sqlite';
 import { judgeEndpoint } from '../grading/judge/judge-settings';
 import { KeyMissing, resolveKey } from '../endpoints/key-store';
 import { JobCancelled, type JobContext, type JobDefinition } from '../jobs/job-definition';
@@ -11,7 +11,8 @@ import type { JobResult } from '../jobs/job-types';
 import { writeTrace } from '../traces';
 import { loadTrajectory } from '../trajectories/load-trajectory';
 import { trajectoriesRepo } from '../trajectories/trajectories.repo';
-import { runUpstreamGrader, type UpstreamGrade, type UpstreamJudge } from './run-upstream';
+import { UpstreamBatch, type UpstreamJudge } from './upstream-batch';
+import { failure, type UpstreamGrade } from './upstream-worker';
 import { upstreamSql } from './upstream-columns';
 import { insertUpstreamGrade, setTrajectoryUpstream } from './upstream-store';
 
@@ -32,14 +33,6 @@ export type UpstreamGradeJobInput = {
 
 const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 const MAX_ERRORS = 200;
-
-type Failure = Extract<UpstreamGrade, { ok: false }>;
-const failure = (stage: string, error: string, file: string | null = null): Failure => ({
-  ok: false,
-  stage,
-  file,
-  error,
-});
 
 /**
  * The judge grader.py gets: the stub when asked, else the workspace's judge endpoint with its key (resolved here, in
@@ -96,71 +89,100 @@ function explain(u: UpstreamGrade, judge: UpstreamJudge): UpstreamGrade {
   return { ...u, error: `${u.error} (this grader needs a judge: none is set in Settings → Judge)` };
 }
 
+type Graded = { t: ReturnType<typeof traceOf>; upstream: UpstreamGrade | null };
+
 export const upstreamGradeJob: JobDefinition<UpstreamGradeJobInput, JobResult<'upstream.grade'>> = {
   total: (input) => input.ids.length,
   async run(ctx, input) {
     const { judge, label } = judgeFor(ctx, input.stubJudge);
     const total = input.ids.length;
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'coworkenv-upstream-'));
+    // Long-lived grader processes for the whole job (issue 19 item 6): one Python start per process, not per trace.
+    const batch = new UpstreamBatch({
+      root: input.root,
+      judge,
+      python: input.python,
+      timeoutMs: input.timeoutMs,
+      signal: ctx.signal,
+    });
+    /** Trace i handed to the batch: its own trace file, removed once graded. */
+    const start = async (i: number): Promise<Graded> => {
+      const id = input.ids[i]!;
+      const t = traceOf(ctx.db, id, input.root);
+      if (!t || t.fail) return { t, upstream: t?.fail ?? null };
+      const tracePath = path.join(work, `${id}.jsonl`);
+      fs.writeFileSync(tracePath, t.trace!);
+      try {
+        return { t, upstream: explain(await batch.grade(t.taskDir, tracePath), judge) };
+      } finally {
+        fs.rmSync(tracePath, { force: true });
+      }
+    };
+    // As many traces in flight as processes, committed in list order (a resumed job restarts at the first uncommitted).
+    const inFlight = new Map<number, Promise<Graded>>();
+    let next = ctx.resumeFrom;
+    const fill = () => {
+      while (next < total && inFlight.size < batch.size) {
+        const p = start(next);
+        p.catch(() => undefined); // a trace that cannot be read fails the job when its turn comes, not before
+        inFlight.set(next++, p);
+      }
+    };
     try {
       for (let i = ctx.resumeFrom; i < total; i++) {
         if (ctx.signal.aborted) throw new JobCancelled();
+        fill();
+        const { t, upstream } = await inFlight.get(i)!;
+        inFlight.delete(i);
+        if (ctx.signal.aborted) throw new JobCancelled();
         const id = input.ids[i]!;
-        const t = traceOf(ctx.db, id, input.root);
-        let upstream: UpstreamGrade | null = t?.fail ?? null;
-        if (t && !t.fail) {
-          const tracePath = path.join(work, `${id}.jsonl`);
-          fs.writeFileSync(tracePath, t.trace!);
-          upstream = explain(
-            await runUpstreamGrader({
-              root: input.root,
-              taskDir: t.taskDir,
-              tracePath,
-              judge,
-              python: input.python,
-              timeoutMs: input.timeoutMs,
-              signal: ctx.signal,
-            }),
-            judge,
-          );
-          fs.rmSync(tracePath, { force: true });
-          if (ctx.signal.aborted) throw new JobCancelled();
-        }
         ctx.commitBatch(
-          (db) => {
-            if (!t || !upstream) return; // deleted meanwhile: nothing to keep
-            if (t.fail) return setTrajectoryUpstream(db, id, null, upstream);
-            let graderSha256: string | null = null;
-            try {
-              graderSha256 = sha256(fs.readFileSync(t.graderPy));
-            } catch {
-              // gone since: the stored error (from the driver) names the file
-            }
-            const g = t.grade;
-            const gradeId = insertUpstreamGrade(db, {
-              taskId: t.row.task_id,
-              traceSha256: sha256(t.trace!),
-              judge: label,
-              graderSha256,
-              upstream,
-              // Ungraded by the app (no grade): stored as incomplete, and agreement stays unknown (upstream-columns).
-              app: { score: g?.score ?? 0, passed: g?.passed ?? false, incomplete: g ? g.incomplete : true },
-              at: ctx.now(),
-              trajectoryId: id,
-            });
-            setTrajectoryUpstream(db, id, gradeId, upstream);
-          },
+          (db) => store(db, ctx.now(), id, t, upstream, label),
           i + 1,
           `${i + 1} of ${total} traces graded by grader.py`,
           ['upstream_grades', 'trajectories'],
         );
       }
     } finally {
+      await batch.close();
+      await Promise.allSettled(inFlight.values());
       fs.rmSync(work, { recursive: true, force: true });
     }
     return { ...summary(ctx.db, input.ids), judge: label };
   },
 };
+
+/** One trace's upstream grade kept beside the app's (or its failure on the trajectory). */
+function store(
+  db: WriteDb,
+  at: string,
+  id: number,
+  t: ReturnType<typeof traceOf>,
+  upstream: UpstreamGrade | null,
+  label: string,
+) {
+  if (!t || !upstream) return; // deleted meanwhile: nothing to keep
+  if (t.fail) return setTrajectoryUpstream(db, id, null, upstream);
+  let graderSha256: string | null = null;
+  try {
+    graderSha256 = sha256(fs.readFileSync(t.graderPy));
+  } catch {
+    // gone since: the stored error (from the driver) names the file
+  }
+  const g = t.grade;
+  const gradeId = insertUpstreamGrade(db, {
+    taskId: t.row.task_id,
+    traceSha256: sha256(t.trace!),
+    judge: label,
+    graderSha256,
+    upstream,
+    // Ungraded by the app (no grade): stored as incomplete, and agreement stays unknown (upstream-columns).
+    app: { score: g?.score ?? 0, passed: g?.passed ?? false, incomplete: g ? g.incomplete : true },
+    at,
+    trajectoryId: id,
+  });
+  setTrajectoryUpstream(db, id, gradeId, upstream);
+}
 
 /** Counted from the workspace (a resumed job did not see the batches committed before). */
 function summary(db: ReadDb, ids: number[]) {
