@@ -6,16 +6,17 @@ import { UpstreamBatch } from '../../src/main/core/upstream-grader/upstream-batc
 import { runUpstreamGrader } from '../../src/main/core/upstream-grader/run-upstream';
 import { synthTrajectory } from '../helpers/claw-traces';
 import { PYTHON } from '../helpers/python';
+import { CLAW_CHECKOUT } from '../helpers/shared-data';
 import { tempDir } from '../helpers/temp';
 
 /** Upstream's own checkout at 9365e1a, where this machine has it (the app never ships upstream code). */
-const UPSTREAM = '/work/claw-eval-9365e1a';
+const UPSTREAM = CLAW_CHECKOUT ?? '';
 // In the shipped subset (goldens too); their grader.py uses the judge object, not judge.client, so the stub serves.
 const TASKS = ['T006_email_reply_draft', 'T010_contact_lookup', 'T016_kb_search', 'T029zh_cross_service_meeting'];
 const why = !PYTHON.ok
   ? PYTHON.why
   : !TASKS.every((t) => fs.existsSync(path.join(UPSTREAM, 'tasks', t, 'grader.py')))
-    ? `no Claw-Eval checkout at ${UPSTREAM}`
+    ? 'no Claw-Eval checkout beside the repository (../claw-eval-9365e1a) or in CLAW_EVAL_ROOT'
     : null;
 
 describe.skipIf(why !== null)(`real grader.py files in long-lived processes${why ? ` (skipped: ${why})` : ''}`, () => {
