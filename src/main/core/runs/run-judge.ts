@@ -5,11 +5,10 @@ import type { Episode } from '../agents/agent-loop';
 import type { ReadDb } from '../db/sqlite';
 import type { KeyAccess } from '../endpoints/key-store';
 import { grade } from '../grading/grade';
-import { cachedJudge, isCached } from '../grading/judge/judge-cache';
-import type { Judge, JudgeVerdict } from '../grading/judge/judge-check';
+import { cachedJudge, isCached, withFreshVerdicts } from '../grading/judge/judge-cache';
+import type { JudgeVerdict } from '../grading/judge/judge-check';
 import { judgeClient } from '../grading/judge/judge-client';
 import { judgePass } from '../grading/judge/judge-pass';
-import { judgeKey } from '../grading/judge/judge-prompt';
 import { judgeEndpoint } from '../grading/judge/judge-settings';
 import { runRecordOf } from '../grading/run-record';
 import { withoutKnownKeys } from '../lib/secrets/known-keys';
@@ -47,32 +46,14 @@ export function runJudge(db: ReadDb, keys: KeyAccess, o: { maxAttempts: number }
       if (episode.stop === 'error' || !hasJudgeChecks(spec)) return { episode, verdicts: [], asked: 0 };
       const run = runRecordOf(gradableRun(episode.trajectory));
       const pass = await judgePass([{ task: spec, run }], client, model, (k) => isCached(db, k), signal);
-      const fresh = new Map<string, JudgeVerdict>();
-      for (const v of pass.verdicts) fresh.set(v.key, scrubbed(v));
       // An endpoint failure left no verdict: the check says why it is pending (never cached: asked again later).
-      for (const f of pass.failed)
-        if (!fresh.has(f.key))
-          fresh.set(f.key, {
-            model,
-            key: f.key,
-            answer: '',
-            score: null,
-            reasoning: '',
-            error: withoutKnownKeys(f.problem),
-          });
-      const overlay: Judge = { model, verdict: (req) => fresh.get(judgeKey(model, req)) ?? cache.verdict(req) };
+      const { judge: overlay, verdicts } = withFreshVerdicts(cache, model, pass);
       // Evidence quotes the conversation and the judge's answer: a key either echoed is replaced, as in bodies.
       const g = JSON.parse(withoutKnownKeys(JSON.stringify(grade(spec, run, overlay)))) as GradeResult;
-      return { episode: regraded(episode, spec, g), verdicts: [...fresh.values()], asked: pass.asked };
+      return { episode: regraded(episode, spec, g), verdicts, asked: pass.asked };
     },
   };
 }
-
-const scrubbed = (v: JudgeVerdict): JudgeVerdict => ({
-  ...v,
-  answer: withoutKnownKeys(v.answer),
-  reasoning: withoutKnownKeys(v.reasoning),
-});
 
 /**
  * The episode with grade `g`: its trajectory's last grading carries the judged scores and, as Claw-Eval's

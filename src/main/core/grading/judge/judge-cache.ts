@@ -1,5 +1,7 @@
 import { prepareCached, type ReadDb, type WriteDb } from '../../db/sqlite';
+import { withoutKnownKeys } from '../../lib/secrets/known-keys';
 import type { Judge, JudgeVerdict } from './judge-check';
+import type { JudgePassResult } from './judge-pass';
 import { judgeKey } from './judge-prompt';
 
 /**
@@ -33,4 +35,31 @@ export function storeVerdicts(db: WriteDb, verdicts: readonly JudgeVerdict[], no
   for (const v of verdicts)
     if (v.score !== null) n += put.run(v.key, v.model, v.answer, v.score, v.reasoning, now).changes;
   return n;
+}
+
+/**
+ * The cache with a judge pass's answers over it, for grading before they are stored: each fresh scored verdict, and
+ * for an endpoint failure a verdict without a score whose check stays pending and says why (never cached: asked
+ * again next time). Answers and reasons are scrubbed of endpoint keys. `verdicts` are what the caller stores.
+ */
+export function withFreshVerdicts(
+  cache: Judge,
+  model: string,
+  pass: JudgePassResult,
+): { judge: Judge; verdicts: JudgeVerdict[] } {
+  const fresh = new Map<string, JudgeVerdict>();
+  for (const v of pass.verdicts)
+    fresh.set(v.key, { ...v, answer: withoutKnownKeys(v.answer), reasoning: withoutKnownKeys(v.reasoning) });
+  for (const f of pass.failed)
+    if (!fresh.has(f.key))
+      fresh.set(f.key, {
+        model,
+        key: f.key,
+        answer: '',
+        score: null,
+        reasoning: '',
+        error: withoutKnownKeys(f.problem),
+      });
+  const judge: Judge = { model, verdict: (req) => fresh.get(judgeKey(model, req)) ?? cache.verdict(req) };
+  return { judge, verdicts: [...fresh.values()] };
 }

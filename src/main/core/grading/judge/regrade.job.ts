@@ -9,11 +9,9 @@ import { ContextCache, loadTrajectory } from '../../trajectories/load-trajectory
 import { gradableRun, regradeTask } from '../../trajectories/stored-grade';
 import { trajectoriesRepo } from '../../trajectories/trajectories.repo';
 import { runRecordOf } from '../run-record';
-import { cachedJudge, isCached, storeVerdicts } from './judge-cache';
-import type { Judge, JudgeVerdict } from './judge-check';
+import { cachedJudge, isCached, storeVerdicts, withFreshVerdicts } from './judge-cache';
 import { judgeClient } from './judge-client';
-import { judgePass, type JudgePassResult } from './judge-pass';
-import { judgeKey } from './judge-prompt';
+import { judgePass } from './judge-pass';
 import { judgeEndpoint, judgeEndpointName } from './judge-settings';
 
 declare module '../../jobs/job-types' {
@@ -59,29 +57,6 @@ function* gradables(db: ReadDb, specs: Map<string, TaskSpec>, by: Map<string, nu
   }
 }
 
-/**
- * The cache with this batch's answers over it: a fresh scored verdict, or a failure whose check stays pending and
- * says why (never cached: asked again by the next re-grade). Answers and reasons are scrubbed of endpoint keys.
- */
-function overlay(db: ReadDb, model: string, pass: JudgePassResult): { judge: Judge; verdicts: JudgeVerdict[] } {
-  const fresh = new Map<string, JudgeVerdict>();
-  for (const v of pass.verdicts)
-    fresh.set(v.key, { ...v, answer: withoutKnownKeys(v.answer), reasoning: withoutKnownKeys(v.reasoning) });
-  for (const f of pass.failed)
-    if (!fresh.has(f.key))
-      fresh.set(f.key, {
-        model,
-        key: f.key,
-        answer: '',
-        score: null,
-        reasoning: '',
-        error: withoutKnownKeys(f.problem),
-      });
-  const cache = cachedJudge(db, model);
-  const judge: Judge = { model, verdict: (req) => fresh.get(judgeKey(model, req)) ?? cache.verdict(req) };
-  return { judge, verdicts: [...fresh.values()] };
-}
-
 const progressText = (done: number, total: number, c: Counters) =>
   `${done} of ${total} re-graded · judge asked ${c.asked}, cached ${c.cached}, failed ${c.failed} · ` +
   `${c.pending} still pending`;
@@ -107,7 +82,7 @@ export const regradeJob: JobDefinition<RegradeJobInput, JobResult<'grading.regra
           ? await judgePass(gradables(ctx.db, specs, by), client, e.model, (k) => isCached(ctx.db, k), ctx.signal)
           : null;
       if (ctx.signal.aborted) throw new JobCancelled();
-      const o = pass && e ? overlay(ctx.db, e.model, pass) : null;
+      const o = pass && e ? withFreshVerdicts(cachedJudge(ctx.db, e.model), e.model, pass) : null;
       const done = Math.min(total, at + input.batchSize);
       const next = { ...c };
       if (pass) {
