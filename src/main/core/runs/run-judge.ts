@@ -8,7 +8,7 @@ import { grade } from '../grading/grade';
 import { cachedJudge, isCached, withFreshVerdicts } from '../grading/judge/judge-cache';
 import type { JudgeVerdict } from '../grading/judge/judge-check';
 import { judgeClient } from '../grading/judge/judge-client';
-import { judgePass } from '../grading/judge/judge-pass';
+import { judgePass, needsJudge } from '../grading/judge/judge-pass';
 import { judgeEndpoint } from '../grading/judge/judge-settings';
 import { runRecordOf } from '../grading/run-record';
 import { withoutKnownKeys } from '../lib/secrets/known-keys';
@@ -27,8 +27,6 @@ export type RunJudge = {
   judge(spec: TaskSpec, e: Episode, signal: AbortSignal): Promise<Judged>;
 };
 
-export const hasJudgeChecks = (spec: Pick<TaskSpec, 'checks'>) => spec.checks.some((c) => c.kind === 'llm_judge');
-
 /**
  * The run's judge, or null without a judge endpoint (checks then stay "judge pending", as before). The client
  * retries as the run's agent client does (maxAttempts, timeouts too); an endpoint without its key still gives a
@@ -43,7 +41,7 @@ export function runJudge(db: ReadDb, keys: KeyAccess, o: { maxAttempts: number }
   return {
     model,
     async judge(spec, episode, signal) {
-      if (episode.stop === 'error' || !hasJudgeChecks(spec)) return { episode, verdicts: [], asked: 0 };
+      if (episode.stop === 'error' || !needsJudge(spec)) return { episode, verdicts: [], asked: 0 };
       const run = runRecordOf(gradableRun(episode.trajectory));
       const pass = await judgePass([{ task: spec, run }], client, model, (k) => isCached(db, k), signal);
       // An endpoint failure left no verdict: the check says why it is pending (never cached: asked again later).

@@ -12,7 +12,8 @@ import { trajectoriesWriter } from '../trajectories/trajectories-writer.repo';
 import { runSharing } from './episode-helper';
 import { withContentHash } from './episode-row';
 import { inOrder, type Outcome, type Pair, runPairs } from './run-pairs';
-import { hasJudgeChecks, type RunJudge, runJudge } from './run-judge';
+import { needsJudge as taskNeedsJudge } from '../grading/judge/judge-pass';
+import { type RunJudge, runJudge } from './run-judge';
 import { runParties, type RunUserChoice } from './run-parties';
 import { runsRepo, runsWriter } from './runs.repo';
 
@@ -192,12 +193,15 @@ function progress(s: Counters, total: number) {
   );
 }
 
-/** Whether any pair to run is of a task with llm_judge checks (a task that cannot load fails in its lane). */
+/**
+ * Whether any pair to run is of a task the judge grades: llm_judge checks or judged safety rules (a task that
+ * cannot load fails in its lane).
+ */
 function needsJudge(ctx: JobContext, pairs: readonly Pair[]): boolean {
   const repo = tasksRepo(ctx.db);
   for (const taskId of new Set(pairs.map((p) => p.taskId)))
     try {
-      if (hasJudgeChecks(storedTaskSpec(repo, taskId).spec)) return true;
+      if (taskNeedsJudge(storedTaskSpec(repo, taskId).spec)) return true;
     } catch {}
   return false;
 }

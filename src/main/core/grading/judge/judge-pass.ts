@@ -18,6 +18,10 @@ export type JudgePassResult = {
   failed: { key: string; problem: string }[];
 };
 
+/** Whether grading this task asks the judge at all: an llm_judge check or a judge-evaluated safety rule. */
+export const needsJudge = (task: Pick<Gradable, 'checks' | 'prohibited'>): boolean =>
+  task.checks.some((c) => c.kind === 'llm_judge') || task.prohibited.some((r) => r.kind === 'judge');
+
 /** Every request grade() will look up for this run: llm_judge checks, then judge-evaluated safety rules. */
 export function judgeRequestsOf(task: Gradable, run: RunRecord): JudgeRequest[] {
   const inputs = judgeInputsOf(task, run);
