@@ -3,6 +3,7 @@ import { createModelClient, type ModelClient } from '../agents/model-client';
 import type { Judge, JudgeVerdict } from '../grading/judge/judge-check';
 import type { Gradable, RunRecord } from '../grading/grade';
 import { judgePass } from '../grading/judge/judge-pass';
+import { withFreshVerdicts } from '../grading/judge/judge-cache';
 import { judgeKey } from '../grading/judge/judge-prompt';
 
 /** The env server's judge (`env serve --judge-url … --judge-model …`, key from COWORKENV_JUDGE_API_KEY). */
@@ -40,25 +41,16 @@ export class EnvJudge {
     );
   }
 
-  /** Asks about the run's llm_judge checks not cached yet; answers the judge grade() reads and a summary. */
+  /**
+   * Asks about the run's llm_judge checks and judged safety rules not cached yet; answers the judge grade() reads
+   * and a summary.
+   */
   async judgeFor(spec: Gradable & Pick<TaskSpec, 'checks'>, run: RunRecord) {
     const model = this.o.model;
     const pass = await judgePass([{ task: spec, run }], this.client, model, (k) => this.cache.has(k));
-    const fresh = new Map<string, JudgeVerdict>();
-    for (const v of pass.verdicts) {
-      fresh.set(v.key, v);
-      if (v.score !== null) this.remember(v);
-    }
-    for (const f of pass.failed)
-      if (!fresh.has(f.key))
-        fresh.set(f.key, { model, key: f.key, answer: '', score: null, reasoning: '', error: f.problem });
-    const judge: Judge = {
-      model,
-      verdict: (req) => {
-        const key = judgeKey(model, req);
-        return fresh.get(key) ?? this.cache.get(key) ?? null;
-      },
-    };
+    const cached: Judge = { model, verdict: (req) => this.cache.get(judgeKey(model, req)) ?? null };
+    const { judge, verdicts } = withFreshVerdicts(cached, model, pass);
+    for (const v of verdicts) if (v.score !== null) this.remember(v);
     const summary: EnvJudgeSummary = {
       model,
       asked: pass.asked,

@@ -3,6 +3,7 @@ import { DEFAULT_ENV_LIMITS } from '../export/rl/package-record';
 import { scriptedAnswer } from '../agents/scripted-user';
 import { grade, type Judge, runRecordFrom } from '../grading/grade';
 import { formatConversation } from '../grading/judge/judge-inputs';
+import { needsJudge } from '../grading/judge/judge-pass';
 import type { Environment } from '../services/environment';
 import { seededRandom } from '../services/lib';
 import { dumpsPy, isObject, numeric, parsePyJson, type PyValue } from '../py/pyjson';
@@ -274,7 +275,7 @@ export class EpisodeStore {
    */
   async gradeJudged(id: string, body: Record<string, unknown>, judge: EnvJudge) {
     const { e, run } = this.gradable(id, body);
-    if (!e.task.spec.checks.some((c) => c.kind === 'llm_judge')) return this.graded(id, e, run);
+    if (!needsJudge(e.task.spec)) return this.graded(id, e, run);
     const j = await judge.judgeFor(e.task.spec, run);
     return this.graded(id, e, run, j.judge, j.summary);
   }
