@@ -142,6 +142,8 @@ test('range selection: drag, Shift+arrows, copy as TSV, Ctrl+A, fill down over t
 
   await cell(app, 4, 'family').click();
   await app.keyboard.press('Shift+ArrowDown');
+  // Each key lands before the next: under load the grid could take the second before it applied the first.
+  await expect(app.getByTestId('status-cells')).toHaveText('2 cells');
   await app.keyboard.press('Shift+ArrowRight');
   await expect(app.getByTestId('status-cells')).toHaveText('4 cells');
 
